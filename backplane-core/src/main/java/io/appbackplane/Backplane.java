@@ -1,0 +1,157 @@
+package io.appbackplane;
+
+import io.appbackplane.internal.DefaultBackplane;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A scheduler, its worker threads and its policy: the shared policy domain that components are
+ * installed into (DESIGN §3). Work reaches it as {@linkplain Action actions} submitted to objects
+ * of its components; it runs them by priority with quotas, within a CPU budget per integration
+ * period, one action at a time per object.
+ *
+ * <pre>{@code
+ * Backplane backplane = Backplane.builder("orders")
+ *         .policy(BackplanePolicy.builder().threads(2).cpuLimit(CpuLimit.parse("500m")).build())
+ *         .build();
+ * BackplaneComponent orders = backplane.install(ComponentSpec.named("orders"));
+ * CompletableFuture<String> done = orders.submit("order-42", 2, ctx -> "placed");
+ * }</pre>
+ *
+ * <p>Thread-safe. Closing it stops accepting work, lets accepted work finish within a drain timeout
+ * and fails whatever is left with {@link BackplaneShutdownException}: nothing accepted is dropped
+ * silently.
+ */
+public interface Backplane extends AutoCloseable {
+
+    /** How long {@link #close()} lets accepted work finish. */
+    Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    /** A builder for a backplane named {@code name}. */
+    static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** The backplane's name. */
+    String name();
+
+    /** The current policy (reflecting run-time changes). */
+    BackplanePolicy policy();
+
+    /** The clock the backplane reads. */
+    BackplaneClock clock();
+
+    /**
+     * Installs a component.
+     *
+     * @throws IllegalArgumentException if a component of that name is installed already
+     * @throws BackplaneRejectedException if the backplane is closed
+     */
+    BackplaneComponent install(ComponentSpec spec);
+
+    /** The installed component named {@code name}, if any. */
+    Optional<BackplaneComponent> component(String name);
+
+    /** The installed components, in installation order. */
+    Collection<BackplaneComponent> components();
+
+    /** Changes the number of worker threads; removed workers finish their current action first. */
+    void setThreads(int threads);
+
+    /** Changes the quota of one priority; takes effect for the rest of the current period. */
+    void setQuota(int priority, int quota);
+
+    /** Changes the CPU limit; takes effect at once for the current period. */
+    void setCpuLimit(CpuLimit cpuLimit);
+
+    /** An immutable snapshot of the backplane's statistics (DESIGN rule 17). */
+    BackplaneStatistics statistics();
+
+    /** Whether the backplane has nothing queued, running, ready or waiting for a reply. */
+    boolean isIdle();
+
+    /**
+     * The step driver of a backplane built in {@linkplain Builder#stepMode() step mode}.
+     *
+     * @throws IllegalStateException if the backplane runs its own worker threads
+     */
+    Stepper stepper();
+
+    /**
+     * Starts shutting down: new requests are rejected at once; accepted ones may finish (including
+     * replies they wait for) for up to {@code drainTimeout}, measured on the backplane's clock;
+     * then whatever is left fails with {@link BackplaneShutdownException} and the workers stop.
+     * Idempotent: later calls return the same future.
+     *
+     * @return completes when the workers have stopped, with what was drained and what was failed
+     */
+    CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout);
+
+    /** Whether {@link #shutdown} has been called. */
+    boolean isShutdown();
+
+    /**
+     * Shuts down with {@link #DEFAULT_DRAIN_TIMEOUT} and waits for it; in step mode, fails what
+     * is left at once.
+     */
+    @Override
+    void close();
+
+    /** What a shutdown did. */
+    record ShutdownReport(long completedWhileDraining, long failedAtShutdown) {}
+
+    /** Builds a {@link Backplane}. */
+    final class Builder {
+        private final String name;
+        private BackplanePolicy policy = BackplanePolicy.defaults();
+        private BackplaneClock clock = BackplaneClock.system();
+        private boolean stepMode;
+        private final List<BackplaneListener> listeners = new ArrayList<>();
+
+        private Builder(String name) {
+            Objects.requireNonNull(name, "backplane name must not be null");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("backplane name is blank; allowed: a non-blank name");
+            }
+            this.name = name;
+        }
+
+        /** The policy (default {@link BackplanePolicy#defaults()}). */
+        public Builder policy(BackplanePolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy must not be null");
+            return this;
+        }
+
+        /** The clock (default the system clock); use a {@link ManualClock} in tests. */
+        public Builder clock(BackplaneClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock must not be null");
+            return this;
+        }
+
+        /**
+         * Runs no worker threads: queued work runs only when the test calls {@link
+         * Backplane#stepper()}'s methods, on the test's thread (DESIGN §3.3). Combine with a {@link
+         * ManualClock} for fully deterministic tests.
+         */
+        public Builder stepMode() {
+            this.stepMode = true;
+            return this;
+        }
+
+        /** Adds a listener for slow actions and unobserved failures. */
+        public Builder listener(BackplaneListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+            return this;
+        }
+
+        /** Builds and starts the backplane (its worker threads, unless in step mode). */
+        public Backplane build() {
+            return DefaultBackplane.start(name, policy, clock, stepMode, List.copyOf(listeners));
+        }
+    }
+}

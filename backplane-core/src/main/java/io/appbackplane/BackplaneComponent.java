@@ -1,0 +1,83 @@
+package io.appbackplane;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An application installed into a backplane: it owns objects (each with its own ordered work
+ * queue) and submits actions to them. Obtain one from {@link Backplane#install}. Thread-safe; every
+ * submitting method dispatches in the caller's thread (DESIGN rule 10) and returns at once.
+ *
+ * <p>Keyed objects are created on demand by the first request for their key and released when
+ * idle (no queued or running work, not waiting for a reply) unless pinned by an {@link
+ * ObjectHandle}, so millions of keys do not leak (DESIGN rule 16).
+ */
+public interface BackplaneComponent {
+
+    /** The component's name, unique within its backplane. */
+    String name();
+
+    /** The backplane the component is installed in. */
+    Backplane backplane();
+
+    /**
+     * Queues {@code action} to the object for {@code key} at {@code priority}.
+     *
+     * @return completes with the action's result (after any reply it waits for), or exceptionally
+     *     with its failure, a {@link ReplyTimeoutException}, or a {@link BackplaneShutdownException}
+     * @throws BackplaneRejectedException if the component or backplane is at its limit, or closed
+     * @throws IllegalArgumentException if {@code priority} is not one of the policy's priorities
+     */
+    <T> CompletableFuture<T> submit(Object key, int priority, Action<T> action);
+
+    /**
+     * Like {@link #submit} without a future: a failure is counted and reported to the backplane's
+     * {@linkplain BackplaneListener listeners} (and logged).
+     */
+    void execute(Object key, int priority, Action<?> action);
+
+    /**
+     * A handle to the object for {@code key}, created if needed, which stays pinned (never
+     * released when idle) until the handle is {@linkplain ObjectHandle#release() released}.
+     */
+    ObjectHandle object(Object key);
+
+    /**
+     * Fails the queued (not yet started) actions of the object for {@code key} with a {@link
+     * java.util.concurrent.CancellationException}; a running action and an awaited reply are not
+     * affected. Typically called from a {@link ComponentSpec.MakeRoom} hook.
+     *
+     * @return how many actions were cancelled
+     */
+    int cancelQueued(Object key);
+
+    /** Runs {@code action} once on the object for {@code key}, after {@code delay}. */
+    TimerHandle schedule(Object key, int priority, Duration delay, Action<?> action);
+
+    /**
+     * Runs {@code action} every {@code period} on the object for {@code key}, first after {@code
+     * initialDelay}. A firing is skipped while the previous one is still queued (DESIGN rule 13).
+     */
+    TimerHandle scheduleAtFixedRate(Object key, int priority, Duration initialDelay, Duration period, Action<?> action);
+
+    /**
+     * Runs {@code action} on the object for {@code key} first after {@code initialDelay}, then
+     * {@code delay} after each run completes.
+     */
+    TimerHandle scheduleWithFixedDelay(Object key, int priority, Duration initialDelay, Duration delay, Action<?> action);
+
+    /** The outstanding-request limit. */
+    int outstandingLimit();
+
+    /** Changes the outstanding-request limit (1..{@value Integer#MAX_VALUE}). */
+    void setOutstandingLimit(int limit);
+
+    /** Requests accepted but not yet finished. */
+    int outstanding();
+
+    /** The number of objects alive (keyed objects not yet released, and pinned ones). */
+    int objectCount();
+
+    /** An immutable snapshot of the component's statistics. */
+    ComponentStatistics statistics();
+}

@@ -1,0 +1,55 @@
+package io.appbackplane;
+
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A request was not accepted: the caller should back off and retry later (or give up). Thrown
+ * synchronously by the submitting call, so a rejected request is never silently lost.
+ */
+public class BackplaneRejectedException extends RejectedExecutionException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Why a request was rejected. */
+    public enum Reason {
+        /** The component reached its outstanding-operation limit and could not make room. */
+        COMPONENT_LIMIT,
+        /** The backplane reached its total outstanding-operation limit. */
+        BACKPLANE_LIMIT,
+        /** The backplane is shutting down or closed. */
+        CLOSED,
+        /** The component is not in a state in which the endpoint accepts work. */
+        STATE
+    }
+
+    private final Reason reason;
+    private final String backplane;
+    private final String component;
+
+    public BackplaneRejectedException(Reason reason, String backplane, String component, String message) {
+        super(message);
+        this.reason = reason;
+        this.backplane = backplane;
+        this.component = component;
+    }
+
+    /** Why the request was rejected. */
+    public Reason reason() {
+        return reason;
+    }
+
+    /** The backplane that rejected the request. */
+    public String backplane() {
+        return backplane;
+    }
+
+    /** The component that rejected the request, or {@code null} when the backplane did. */
+    public String component() {
+        return component;
+    }
+
+    /** Whether retrying later may succeed (false once the backplane is closed). */
+    public boolean isRetryable() {
+        return reason != Reason.CLOSED;
+    }
+}

@@ -1,0 +1,57 @@
+package io.appbackplane;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * An immutable snapshot of a backplane's statistics (DESIGN rule 17). Values are read one by one
+ * without stopping the backplane, so under load they may be a few actions apart from each other.
+ *
+ * @param name the backplane's name
+ * @param policy the policy in force
+ * @param threads worker threads alive
+ * @param busyThreads workers running an action
+ * @param idleThreads workers parked for lack of runnable work
+ * @param priorities one entry per priority, most urgent first
+ * @param cpu CPU limit and use
+ * @param realTicks integration periods completed
+ * @param virtualTicks quota replenishments inside a period (rule 6)
+ * @param readyObjects objects in ready queues
+ * @param waitingObjects objects on the wait queue
+ * @param outstanding requests accepted and not finished, over all components
+ * @param totals the sum of all components' counts
+ * @param components one entry per component, in installation order
+ */
+public record BackplaneStatistics(
+        String name,
+        BackplanePolicy policy,
+        int threads,
+        int busyThreads,
+        int idleThreads,
+        List<PriorityStatistics> priorities,
+        Cpu cpu,
+        long realTicks,
+        long virtualTicks,
+        int readyObjects,
+        int waitingObjects,
+        int outstanding,
+        ActionCounts totals,
+        List<ComponentStatistics> components) {
+
+    public BackplaneStatistics {
+        priorities = List.copyOf(priorities);
+        components = List.copyOf(components);
+    }
+
+    /**
+     * CPU limit and use.
+     *
+     * @param limit the CPU limit
+     * @param budgetPerPeriod action time allowed per period ({@code null} when unlimited)
+     * @param usedThisPeriod action time used in the current period
+     * @param usedLastPeriod action time used in the previous period
+     * @param throttledTime total time ready work waited for CPU budget
+     */
+    public record Cpu(
+            CpuLimit limit, Duration budgetPerPeriod, Duration usedThisPeriod, Duration usedLastPeriod, Duration throttledTime) {}
+}

@@ -1,0 +1,45 @@
+package io.appbackplane;
+
+/**
+ * Runs the queued work of a backplane built in {@linkplain Backplane.Builder#stepMode() step mode}
+ * one action at a time, on the calling thread, with exactly the scheduling decisions the worker
+ * threads would make (DESIGN §3.3). Not thread-safe: drive it from one test thread.
+ */
+public interface Stepper {
+
+    /** Runs the next action the scheduler selects, if any, and says what happened. */
+    Step runNext();
+
+    /**
+     * Runs actions until none can run (idle, throttled, or only waiting objects left).
+     *
+     * @return how many actions ran
+     * @throws IllegalStateException if more than {@code 10_000_000} actions ran (a runaway loop)
+     */
+    int runUntilIdle();
+
+    /** The outcome of one {@link #runNext()}. */
+    record Step(Kind kind, String component, Object objectKey, int priority) {
+
+        /** Nothing ran because nothing was ready. */
+        public static final Step IDLE = new Step(Kind.IDLE, null, null, -1);
+
+        /** Nothing ran because the CPU budget is used up until the next release or real tick. */
+        public static final Step THROTTLED = new Step(Kind.THROTTLED, null, null, -1);
+
+        /** Whether an action ran. */
+        public boolean ran() {
+            return kind == Kind.RAN;
+        }
+    }
+
+    /** What a step did. */
+    enum Kind {
+        /** An action ran. */
+        RAN,
+        /** Nothing was ready to run. */
+        IDLE,
+        /** Work was ready but the CPU budget was used up. */
+        THROTTLED
+    }
+}

@@ -1,0 +1,128 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.CpuLimit;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The CPU budget of one backplane (DESIGN rule 5): at most {@code limit × period} of action running
+ * time per integration period, released in {@code slices} equal parts across the period so that a
+ * backplane that spends its budget early waits at most until the next slice, not until the next
+ * real tick.
+ *
+ * <p>Released budget at time {@code t} of a period that started at {@code s}:
+ * {@code released(t) = budget × min(slices, floor((t - s) × slices / period) + 1) / slices}.
+ * A new action may start while {@code used < released(now)}; running actions always finish, so the
+ * use may exceed the budget by at most the run time of the actions already running when it ran out.
+ * Budget not used in one slice stays available in the later slices of the same period; nothing
+ * carries over past a real tick.
+ *
+ * <p>Thread-safe: any worker charges and checks; only the tick (one timer) resets.
+ */
+final class CpuBudget {
+
+    private final long periodNanos;
+    private volatile int slices;
+    private volatile long budgetNanos;
+    private volatile CpuLimit limit;
+    private volatile long periodStart;
+    private volatile long usedLastPeriod;
+    private final LongAdder usedThisPeriod = new LongAdder();
+    /** When the backplane started being throttled, or {@link #NOT_THROTTLED}. */
+    private final AtomicLong throttledSince = new AtomicLong(NOT_THROTTLED);
+    private final LongAdder throttledNanos = new LongAdder();
+
+    private static final long NOT_THROTTLED = Long.MIN_VALUE;
+
+    CpuBudget(CpuLimit limit, Duration period, int slices, long now) {
+        this.periodNanos = period.toNanos();
+        this.slices = slices;
+        this.periodStart = now;
+        setLimit(limit);
+    }
+
+    void setLimit(CpuLimit limit) {
+        this.limit = limit;
+        this.budgetNanos = limit.budgetNanos(Duration.ofNanos(periodNanos));
+    }
+
+    CpuLimit limit() {
+        return limit;
+    }
+
+    boolean isLimited() {
+        return !limit.isUnlimited();
+    }
+
+    /** Whether a new action may start at {@code now}. */
+    boolean mayStart(long now) {
+        return !isLimited() || usedThisPeriod.sum() < released(now);
+    }
+
+    /** The budget released by {@code now} in the current period. */
+    long released(long now) {
+        long budget = budgetNanos;
+        int n = slices;
+        long elapsed = Math.max(0, now - periodStart);
+        long slice = Math.min(n, elapsed / Math.max(1, periodNanos / n) + 1);
+        return slice >= n ? budget : (long) ((double) budget * slice / n);
+    }
+
+    /** When the next slice of budget is released, or the period ends (for a timed park). */
+    long nextReleaseAt(long now) {
+        int n = slices;
+        long sliceNanos = Math.max(1, periodNanos / n);
+        long elapsed = Math.max(0, now - periodStart);
+        long next = periodStart + (elapsed / sliceNanos + 1) * sliceNanos;
+        return Math.min(next, periodStart + periodNanos);
+    }
+
+    /** Adds the running time of a finished action. */
+    void charge(long runNanos) {
+        usedThisPeriod.add(runNanos);
+    }
+
+    /** A real tick: the use of the period that ended becomes "last period". */
+    void realTick(long now) {
+        usedLastPeriod = usedThisPeriod.sumThenReset();
+        periodStart = now;
+        resumed(now);
+    }
+
+    long usedThisPeriod() {
+        return usedThisPeriod.sum();
+    }
+
+    long usedLastPeriod() {
+        return usedLastPeriod;
+    }
+
+    long budgetNanos() {
+        return budgetNanos;
+    }
+
+    /** Records that ready work could not start for lack of budget. */
+    void throttled(long now) {
+        throttledSince.compareAndSet(NOT_THROTTLED, now);
+    }
+
+    /** Records that work may start again; adds the throttled interval, if any, once. */
+    void resumed(long now) {
+        long since = throttledSince.get();
+        if (since != NOT_THROTTLED && throttledSince.compareAndSet(since, NOT_THROTTLED)) {
+            throttledNanos.add(Math.max(0, now - since));
+        }
+    }
+
+    /** Whether a throttled interval is open. */
+    boolean isThrottled() {
+        return throttledSince.get() != NOT_THROTTLED;
+    }
+
+    /** Total time throttled, including an interval still open at {@code now}. */
+    long throttledNanos(long now) {
+        long since = throttledSince.get();
+        return throttledNanos.sum() + (since == NOT_THROTTLED ? 0 : Math.max(0, now - since));
+    }
+}

@@ -1,0 +1,473 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.ActionCounts;
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneClock;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplaneListener;
+import io.appbackplane.BackplanePolicy;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.BackplaneRejectedException.Reason;
+import io.appbackplane.BackplaneStatistics;
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.ComponentStatistics;
+import io.appbackplane.CpuLimit;
+import io.appbackplane.PriorityStatistics;
+import io.appbackplane.Stepper;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The backplane: wires the scheduler, workers, timers and components, and owns the backplane-wide
+ * state — admission, the real tick, shutdown, statistics. Not API: use {@link Backplane}.
+ *
+ * <p>Lifecycle: RUNNING → DRAINING (shutdown called: new requests rejected, accepted ones finish;
+ * real ticks go on so a CPU-limited backplane can drain) → STOPPED (drained, or the drain timeout
+ * failed what was left; workers and timers stopped).
+ *
+ * <p>Invariants: {@code outstanding = Σ component outstanding}, maintained by admitting the total
+ * first (so shutdown, which sets DRAINING and then reads the total, never misses a request that got
+ * past the closed check); {@code waiting = Σ component waiting}.
+ */
+public final class DefaultBackplane implements Backplane {
+
+    private static final System.Logger LOG = System.getLogger(Backplane.class.getName());
+
+    private static final int RUNNING = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+
+    private final String name;
+    private final BackplaneClock clock;
+    private volatile BackplanePolicy policy;
+    private final ReadyQueues ready;
+    private final QuotaLedger quotas;
+    private final CpuBudget cpu;
+    private final Scheduler scheduler;
+    private final TimerService timers;
+    private final WorkerPool workers; // null in step mode
+    private final StepDriver stepper; // null unless in step mode
+    private final List<BackplaneListener> listeners;
+    private final ActionCounters[] priorityCounters;
+    private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
+    private final Set<ScheduledTimer> liveTimers = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicLong realTicks = new AtomicLong();
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+    private final LongAdder finishedWhileDraining = new LongAdder();
+    private final AtomicLong failedAtShutdown = new AtomicLong();
+    private final CompletableFuture<ShutdownReport> shutdownFuture = new CompletableFuture<>();
+    private final AtomicReference<TimerService.Task> drainDeadline = new AtomicReference<>();
+    private volatile long lastTickDeadline;
+
+    private DefaultBackplane(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
+            List<BackplaneListener> listeners) {
+        this.name = name;
+        this.clock = clock;
+        this.policy = policy;
+        this.listeners = listeners;
+        long now = clock.nanoTime();
+        this.ready = new ReadyQueues(policy.priorities());
+        this.quotas = new QuotaLedger(policy.quotas());
+        this.cpu = new CpuBudget(policy.cpuLimit(), policy.integrationPeriod(), policy.cpuBudgetSlices(), now);
+        this.priorityCounters = new ActionCounters[policy.priorities()];
+        for (int p = 0; p < priorityCounters.length; p++) {
+            priorityCounters[p] = new ActionCounters();
+        }
+        this.scheduler = new Scheduler(this, ready, quotas, cpu, policy.actionsPerTurn(), policy.slowActionThreshold());
+        this.timers = new TimerService(name, clock);
+        this.stepper = stepMode ? new StepDriver(this) : null;
+        this.workers = stepMode ? null : new WorkerPool(this, scheduler, policy.threads());
+        PriorityInheritance.register(ready);
+        lastTickDeadline = now;
+        timers.schedule(now + policy.integrationPeriod().toNanos(), this::realTick);
+    }
+
+    /** Builds and starts a backplane; see {@link Backplane.Builder}. */
+    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
+            List<BackplaneListener> listeners) {
+        return new DefaultBackplane(name, policy, clock, stepMode, listeners);
+    }
+
+    // ---------------------------------------------------------------- API
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public BackplanePolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public BackplaneClock clock() {
+        return clock;
+    }
+
+    @Override
+    public BackplaneComponent install(ComponentSpec spec) {
+        Objects.requireNonNull(spec, "component spec must not be null");
+        if (state.get() != RUNNING) {
+            throw new BackplaneRejectedException(Reason.CLOSED, name, spec.name(),
+                    "backplane '" + name + "' is shut down; cannot install component '" + spec.name() + "'");
+        }
+        DefaultComponent component = new DefaultComponent(this, spec, ready);
+        if (componentsByName.putIfAbsent(spec.name(), component) != null) {
+            throw new IllegalArgumentException("backplane '" + name + "' already has a component named '" + spec.name()
+                    + "'; component names must be unique within a backplane");
+        }
+        components.add(component);
+        return component;
+    }
+
+    @Override
+    public Optional<BackplaneComponent> component(String componentName) {
+        return Optional.ofNullable(componentsByName.get(componentName));
+    }
+
+    @Override
+    public Collection<BackplaneComponent> components() {
+        return List.copyOf(components);
+    }
+
+    @Override
+    public synchronized void setThreads(int threads) {
+        if (threads < 1 || threads > BackplanePolicy.MAX_THREADS) {
+            throw new IllegalArgumentException(
+                    "threads = " + threads + " is invalid; allowed: 1.." + BackplanePolicy.MAX_THREADS);
+        }
+        policy = policy.toBuilder().threads(threads).build();
+        if (workers != null) {
+            workers.setThreads(threads);
+        }
+    }
+
+    @Override
+    public synchronized void setQuota(int priority, int quota) {
+        policy = policy.toBuilder().quota(policy.checkPriority(priority), quota).build(); // validates
+        quotas.setQuota(priority, quota);
+        signalAll();
+    }
+
+    @Override
+    public synchronized void setCpuLimit(CpuLimit cpuLimit) {
+        Objects.requireNonNull(cpuLimit, "cpuLimit must not be null");
+        policy = policy.toBuilder().cpuLimit(cpuLimit).build();
+        cpu.setLimit(cpuLimit);
+        signalAll();
+    }
+
+    @Override
+    public boolean isIdle() {
+        return outstanding.get() == 0;
+    }
+
+    @Override
+    public Stepper stepper() {
+        if (stepper == null) {
+            throw new IllegalStateException("backplane '" + name + "' runs its own worker threads; build it with"
+                    + " Backplane.builder(name).stepMode() to drive it step by step");
+        }
+        return stepper;
+    }
+
+    // ---------------------------------------------------------------- admission and accounting
+
+    /** Counts a request into the backplane total, or throws its rejection. */
+    void admit(DefaultComponent component, int priority) {
+        int total = outstanding.incrementAndGet(); // first, so shutdown cannot miss it (class comment)
+        if (state.get() != RUNNING) {
+            outstanding.decrementAndGet();
+            checkDrained();
+            throw component.reject(priority, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
+                    + " new work (component '" + component.name() + "')");
+        }
+        int limit = policy.outstandingLimit();
+        if (total > limit) {
+            outstanding.decrementAndGet();
+            throw component.reject(priority, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
+                    + " outstanding-operation limit (" + limit + "); back off and retry later");
+        }
+    }
+
+    /** Undoes {@link #admit} for a request the component then rejected. */
+    void unadmit() {
+        outstanding.decrementAndGet();
+        checkDrained();
+    }
+
+    void requestFinished(Request request, boolean success) {
+        priorityCounters[request.priority].finished(success);
+        if (state.get() != RUNNING) {
+            finishedWhileDraining.increment();
+        }
+        outstanding.decrementAndGet();
+        checkDrained();
+    }
+
+    void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
+        component.counters.actionRan(queueTime, runTime);
+        priorityCounters[node.priority].actionRan(queueTime, runTime);
+    }
+
+    ActionCounters priorityCounters(int priority) {
+        return priorityCounters[priority];
+    }
+
+    void waitingChanged(int delta) {
+        waiting.addAndGet(delta);
+    }
+
+    // ---------------------------------------------------------------- scheduling hooks
+
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    TimerService timers() {
+        return timers;
+    }
+
+    void signalWork() {
+        if (workers != null) {
+            workers.signal();
+        }
+    }
+
+    private void signalAll() {
+        if (workers != null) {
+            workers.signalAll();
+        }
+    }
+
+    /** Delivers a reply to its object; returns whether the object accepted it (it still waited). */
+    boolean deliverReply(PendingReply reply, Object value, Throwable failure) {
+        ActionNode handler = new ActionNode(
+                context -> reply.handle(context, value, failure), reply.priority, reply.request, clock.nanoTime());
+        ReadyEntry entry = reply.object.deliver(reply, handler);
+        if (entry != null) {
+            scheduler.push(entry);
+        }
+        return reply.delivered;
+    }
+
+    /** A real tick (rule 4): replenish quotas, reset CPU use, wake throttled workers. */
+    private void realTick() {
+        long now = clock.nanoTime();
+        quotas.realTick();
+        cpu.realTick(now);
+        realTicks.incrementAndGet();
+        signalAll();
+        if (state.get() == STOPPED) {
+            return;
+        }
+        long period = policy.integrationPeriod().toNanos();
+        long next = lastTickDeadline + period;
+        while (next - now <= 0) {
+            next += period; // the timer fell behind: skip missed ticks rather than tick in a burst
+        }
+        lastTickDeadline = next;
+        timers.schedule(next, this::realTick);
+    }
+
+    void timerStarted(ScheduledTimer timer) {
+        liveTimers.add(timer);
+        if (state.get() != RUNNING) {
+            timer.cancel();
+        }
+    }
+
+    void timerCancelled(ScheduledTimer timer) {
+        liveTimers.remove(timer);
+    }
+
+    void slowAction(BackplaneListener.SlowAction slow) {
+        LOG.log(System.Logger.Level.WARNING, "slow action: backplane ''{0}'', component ''{1}'', object ''{2}'',"
+                + " priority {3} ran {4} ms (threshold {5} ms)", slow.backplane(), slow.component(), slow.objectKey(),
+                slow.priority(), slow.runTime().toMillis(), slow.threshold().toMillis());
+        for (BackplaneListener listener : listeners) {
+            try {
+                listener.onSlowAction(slow);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
+            }
+        }
+    }
+
+    void unobservedFailure(DefaultComponent component, Object key, Throwable failure) {
+        LOG.log(System.Logger.Level.WARNING, "action on object '" + key + "' of component '" + component.name()
+                + "' in backplane '" + name + "' failed and nobody awaited its result", failure);
+        for (BackplaneListener listener : listeners) {
+            try {
+                listener.onUnobservedFailure(component.name(), key, failure);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- shutdown
+
+    @Override
+    public CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout) {
+        Objects.requireNonNull(drainTimeout, "drainTimeout must not be null");
+        if (drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drain timeout " + drainTimeout + " is invalid; allowed: zero or positive");
+        }
+        if (!state.compareAndSet(RUNNING, DRAINING)) {
+            return shutdownFuture;
+        }
+        for (ScheduledTimer timer : liveTimers) {
+            timer.cancel();
+        }
+        if (drainTimeout.isZero()) {
+            abandonRemaining();
+        } else {
+            drainDeadline.set(timers.schedule(clock.nanoTime() + drainTimeout.toNanos(), this::abandonRemaining));
+            checkDrained();
+        }
+        return shutdownFuture;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return state.get() != RUNNING;
+    }
+
+    @Override
+    public void close() {
+        if (stepper != null) {
+            shutdown(Duration.ZERO).join();
+            return;
+        }
+        CompletableFuture<ShutdownReport> done = shutdown(DEFAULT_DRAIN_TIMEOUT);
+        try {
+            done.get(DEFAULT_DRAIN_TIMEOUT.toMillis() + 10_000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane ''{0}'': actions still running 10 s after the drain"
+                    + " timeout; interrupting its workers", name);
+            workers.interruptAll();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("backplane '" + name + "' failed to shut down", e.getCause());
+        }
+    }
+
+    private void checkDrained() {
+        if (state.get() == DRAINING && outstanding.get() == 0) {
+            stop();
+        }
+    }
+
+    /** The drain timeout elapsed: fail everything still queued or waiting (nothing silently lost). */
+    private void abandonRemaining() {
+        if (!state.compareAndSet(DRAINING, STOPPED)) {
+            return;
+        }
+        long failed = 0;
+        for (DefaultComponent component : components) {
+            for (WorkObject object : component.objects()) {
+                for (Request request : object.abandon()) {
+                    if (!request.isFinished()) {
+                        failed++;
+                    }
+                    request.abandon();
+                }
+            }
+        }
+        failedAtShutdown.addAndGet(failed);
+        stopWorkersAndTimers();
+    }
+
+    private void stop() {
+        if (state.compareAndSet(DRAINING, STOPPED)) {
+            TimerService.Task deadline = drainDeadline.getAndSet(null);
+            if (deadline != null) {
+                deadline.cancel();
+            }
+            stopWorkersAndTimers();
+        }
+    }
+
+    private void stopWorkersAndTimers() {
+        CompletableFuture<Void> stopped = workers == null ? CompletableFuture.completedFuture(null) : workers.stop();
+        stopped.whenComplete((ignored, failure) -> {
+            timers.stop();
+            PriorityInheritance.unregister(ready);
+            shutdownFuture.complete(new ShutdownReport(finishedWhileDraining.sum(), failedAtShutdown.get()));
+        });
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    @Override
+    public BackplaneStatistics statistics() {
+        BackplanePolicy current = policy;
+        List<PriorityStatistics> priorities = new ArrayList<>(current.priorities());
+        List<ActionCounts> priorityCounts = new ArrayList<>(current.priorities());
+        for (int p = 0; p < current.priorities(); p++) {
+            ActionCounts counts = priorityCounters[p].snapshot();
+            priorityCounts.add(counts);
+            priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts));
+        }
+        List<ComponentStatistics> componentStats = new ArrayList<>();
+        for (DefaultComponent component : components) {
+            componentStats.add(component.statistics());
+        }
+        long now = clock.nanoTime();
+        BackplaneStatistics.Cpu cpuStats = new BackplaneStatistics.Cpu(
+                cpu.limit(),
+                cpu.isLimited() ? Duration.ofNanos(cpu.budgetNanos()) : null,
+                Duration.ofNanos(cpu.usedThisPeriod()),
+                Duration.ofNanos(cpu.usedLastPeriod()),
+                Duration.ofNanos(cpu.throttledNanos(now)));
+        int threads = workers == null ? 0 : workers.live();
+        int busy = workers == null ? 0 : workers.busy();
+        int idle = workers == null ? 0 : workers.idle();
+        return new BackplaneStatistics(name, current, threads, busy, idle, priorities, cpuStats, realTicks.get(),
+                quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.get(),
+                ActionCounters.sum(priorityCounts), componentStats);
+    }
+
+    /** Checks every object's invariants; for tests, on a quiescent backplane. */
+    void checkInvariants() {
+        int waitingSum = 0;
+        int outstandingSum = 0;
+        for (DefaultComponent component : components) {
+            for (WorkObject object : component.objects()) {
+                object.checkInvariants();
+            }
+            waitingSum += component.waiting();
+            outstandingSum += component.outstanding();
+        }
+        if (waitingSum != waiting.get() || outstandingSum != outstanding.get()) {
+            throw new AssertionError("backplane totals differ from the sum of its components: waiting " + waiting.get()
+                    + " vs " + waitingSum + ", outstanding " + outstanding.get() + " vs " + outstandingSum);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Backplane{" + name + "}";
+    }
+}

@@ -1,0 +1,91 @@
+package io.appbackplane.internal;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * One FIFO ready queue of objects per priority (DESIGN rule 2), lock-free.
+ *
+ * <p>Invariant, for every priority p, whenever no object monitor is held:
+ * {@code depth(p) = number of objects whose state is READY at priority p}. Each such object has
+ * exactly one valid entry in queue p; the queue may also hold stale entries (see {@link
+ * ReadyEntry}), so {@code queue(p).size() >= depth(p)}. Depth is changed only under the monitor
+ * of the object whose state changes.
+ */
+final class ReadyQueues {
+
+    private final ConcurrentLinkedQueue<ReadyEntry>[] queues;
+    private final AtomicIntegerArray depth;
+
+    @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
+    ReadyQueues(int priorities) {
+        queues = new ConcurrentLinkedQueue[priorities];
+        for (int p = 0; p < priorities; p++) {
+            queues[p] = new ConcurrentLinkedQueue<>();
+        }
+        depth = new AtomicIntegerArray(priorities);
+    }
+
+    int priorities() {
+        return queues.length;
+    }
+
+    /** Appends an entry; the caller has already counted it in {@link #incrementDepth}. */
+    void push(ReadyEntry entry) {
+        queues[entry.priority].offer(entry);
+    }
+
+    /** The head entry of priority {@code p}, possibly stale, or null. */
+    ReadyEntry poll(int p) {
+        return queues[p].poll();
+    }
+
+    /** Whether queue {@code p} holds no entry, valid or stale. */
+    boolean isEmpty(int p) {
+        return queues[p].isEmpty();
+    }
+
+    /** Whether any queue holds an entry. */
+    boolean anyQueued() {
+        for (int p = 0; p < queues.length; p++) {
+            if (!queues[p].isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Objects READY at priority {@code p}. */
+    int depth(int p) {
+        return depth.get(p);
+    }
+
+    /** Whether an object is READY at a priority more urgent than {@code priority}. */
+    boolean readyAbove(int priority) {
+        for (int p = 0; p < priority && p < queues.length; p++) {
+            if (depth.get(p) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called under the monitor of an object entering READY at {@code p}. */
+    void incrementDepth(int p) {
+        depth.incrementAndGet(p);
+    }
+
+    /** Called under the monitor of an object leaving READY at {@code p}. */
+    void decrementDepth(int p) {
+        depth.decrementAndGet(p);
+    }
+
+    /** Total objects READY. */
+    int totalDepth() {
+        int total = 0;
+        for (int p = 0; p < queues.length; p++) {
+            total += depth.get(p);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,81 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.BackplaneShutdownException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One accepted submission: it may take several actions (the first, a reply handler,
+ * continuations) and finishes exactly once — completed, failed, or failed by shutdown — however
+ * many threads race to finish it (a worker, a timeout, the shutdown sweep).
+ */
+final class Request {
+
+    private static final VarHandle FINISHED;
+
+    static {
+        try {
+            FINISHED = MethodHandles.lookup().findVarHandle(Request.class, "finished", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final DefaultComponent component;
+    final Object key;
+    final int priority;
+    /** The submitter's future, or null for fire-and-forget ({@code execute}, timer firings). */
+    final CompletableFuture<Object> future;
+    /** The timer this request is a firing of, or null. */
+    final ScheduledTimer timer;
+
+    @SuppressWarnings("unused") // accessed through FINISHED
+    private volatile boolean finished;
+
+    Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer) {
+        this.component = component;
+        this.key = key;
+        this.priority = priority;
+        this.future = future;
+        this.timer = timer;
+    }
+
+    void complete(Object value) {
+        finish(value, null);
+    }
+
+    void fail(Throwable failure) {
+        finish(null, failure);
+    }
+
+    /** Fails the request because its backplane shut down before it could finish. */
+    void abandon() {
+        fail(new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the request to object '"
+                + key + "' of component '" + component.name() + "' finished (drain timeout elapsed)"));
+    }
+
+    /** Whether the request has finished. */
+    boolean isFinished() {
+        return finished;
+    }
+
+    private void finish(Object value, Throwable failure) {
+        if (!FINISHED.compareAndSet(this, false, true)) {
+            return; // already finished by another path (e.g. a timeout raced the shutdown sweep)
+        }
+        component.requestFinished(this, failure == null);
+        if (timer != null) {
+            timer.firingFinished();
+        }
+        if (future != null) {
+            if (failure == null) {
+                future.complete(value);
+            } else {
+                future.completeExceptionally(failure);
+            }
+        } else if (failure != null) {
+            component.backplaneImpl().unobservedFailure(component, key, failure);
+        }
+    }
+}

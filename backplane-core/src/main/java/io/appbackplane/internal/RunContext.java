@@ -1,0 +1,152 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.Action;
+import io.appbackplane.ActionContext;
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.ReplyHandler;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The {@link ActionContext} of one worker (or of the stepping thread), reused for every action it
+ * runs, and the worker's {@link WorkObject.TurnGate}. Confined to its thread; the context of an
+ * action is valid only while {@link #begin} .. {@link #end} brackets it.
+ */
+final class RunContext implements ActionContext, WorkObject.TurnGate {
+
+    private final DefaultBackplane backplane;
+    private Thread owner;
+    private WorkObject object;
+    private ActionNode node;
+    private PendingReply reply;
+    private ActionNode continuation;
+    private boolean active;
+    /** The priority the current turn was charged to, and how many actions it has run. */
+    int turnPriority;
+    int turnActions;
+
+    RunContext(DefaultBackplane backplane) {
+        this.backplane = backplane;
+    }
+
+    void begin(WorkObject object, ActionNode node) {
+        this.owner = Thread.currentThread();
+        this.object = object;
+        this.node = node;
+        this.reply = null;
+        this.continuation = null;
+        this.active = true;
+    }
+
+    void end() {
+        active = false;
+    }
+
+    /** The reply the finished action asked to wait for, if any (then cleared). */
+    PendingReply takeReply() {
+        PendingReply r = reply;
+        reply = null;
+        return r;
+    }
+
+    /** The continuation the finished action yielded to, if any (then cleared). */
+    ActionNode takeContinuation() {
+        ActionNode c = continuation;
+        continuation = null;
+        return c;
+    }
+
+    ActionNode node() {
+        return node;
+    }
+
+    @Override
+    public boolean mayContinue(int effectivePriority) {
+        return turnActions < backplane.scheduler().actionsPerTurn()
+                && effectivePriority == turnPriority
+                && !backplane.scheduler().readyAbove(effectivePriority)
+                && backplane.scheduler().tryCharge(turnPriority);
+    }
+
+    @Override
+    public Backplane backplane() {
+        check();
+        return backplane;
+    }
+
+    @Override
+    public BackplaneComponent component() {
+        check();
+        return object.component;
+    }
+
+    @Override
+    public Object objectKey() {
+        check();
+        return object.key;
+    }
+
+    @Override
+    public int priority() {
+        check();
+        return node.priority;
+    }
+
+    @Override
+    public <R, T> T awaitReply(CompletionStage<R> reply, ReplyHandler<? super R, T> handler) {
+        return await(reply, null, handler);
+    }
+
+    @Override
+    public <R, T> T awaitReply(CompletionStage<R> reply, Duration timeout, ReplyHandler<? super R, T> handler) {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("reply timeout " + timeout + " is invalid; allowed: a positive duration");
+        }
+        return await(reply, timeout, handler);
+    }
+
+    private <R, T> T await(CompletionStage<R> stage, Duration timeout, ReplyHandler<? super R, T> handler) {
+        check();
+        Objects.requireNonNull(stage, "reply must not be null");
+        Objects.requireNonNull(handler, "handler must not be null");
+        checkNothingPending("wait for a reply");
+        this.reply = new PendingReply(object, node.request, node.priority, stage, handler, timeout);
+        return null;
+    }
+
+    @Override
+    public boolean shouldYield() {
+        check();
+        return PriorityInheritance.moreUrgentWorkWaiting(node.priority);
+    }
+
+    @Override
+    public <T> T yieldTo(Action<T> next) {
+        check();
+        Objects.requireNonNull(next, "continuation must not be null");
+        checkNothingPending("yield");
+        this.continuation = new ActionNode(next, node.priority, node.request, backplane.clock().nanoTime());
+        return null;
+    }
+
+    private void checkNothingPending(String what) {
+        if (reply != null) {
+            throw new IllegalStateException("cannot " + what + ": object '" + object.key + "' of component '"
+                    + object.component.name() + "' already waits for a reply, and an object has at most one outstanding reply");
+        }
+        if (continuation != null) {
+            throw new IllegalStateException("cannot " + what + ": the action on object '" + object.key
+                    + "' already yielded to a continuation");
+        }
+    }
+
+    private void check() {
+        if (!active || Thread.currentThread() != owner) {
+            throw new IllegalStateException(
+                    "this ActionContext is no longer valid: use it only on the worker thread while its action runs");
+        }
+    }
+}

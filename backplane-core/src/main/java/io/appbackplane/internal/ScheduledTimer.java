@@ -1,0 +1,123 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.Action;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.TimerHandle;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A one-shot or repeating timer whose firings are actions on one object (DESIGN rule 13). The timer
+ * thread only queues the firing. A repeating timer never has more than one firing outstanding: a
+ * fixed-rate firing due while the previous one has not finished is skipped and counted; a
+ * fixed-delay timer schedules its next firing only when the previous one has finished.
+ */
+final class ScheduledTimer implements TimerHandle {
+
+    enum Mode {
+        ONCE,
+        FIXED_RATE,
+        FIXED_DELAY
+    }
+
+    private static final System.Logger LOG = System.getLogger(ScheduledTimer.class.getName());
+
+    private final DefaultComponent component;
+    private final Object key;
+    private final int priority;
+    private final Action<?> action;
+    private final Mode mode;
+    private final long periodNanos;
+    private final AtomicLong firings = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+    /** A firing was queued and has not finished; set by the timer, cleared by its request. */
+    private volatile boolean outstanding;
+    private volatile boolean cancelled;
+    private volatile TimerService.Task task;
+    private long deadline; // confined to the timer thread (or the manual clock's caller)
+
+    ScheduledTimer(DefaultComponent component, Object key, int priority, Action<?> action, Mode mode, long periodNanos) {
+        this.component = component;
+        this.key = key;
+        this.priority = priority;
+        this.action = action;
+        this.mode = mode;
+        this.periodNanos = periodNanos;
+    }
+
+    void start(long firstDeadline) {
+        deadline = firstDeadline;
+        task = component.backplaneImpl().timers().schedule(firstDeadline, this::fire);
+    }
+
+    private void fire() {
+        if (cancelled) {
+            return;
+        }
+        if (outstanding) {
+            skipped.incrementAndGet(); // rule 13: no backlog
+        } else {
+            outstanding = true;
+            try {
+                component.dispatchTimerFiring(key, priority, action, this);
+                firings.incrementAndGet();
+            } catch (BackplaneRejectedException e) {
+                outstanding = false;
+                skipped.incrementAndGet();
+                if (!e.isRetryable()) {
+                    cancelled = true;
+                    return;
+                }
+                LOG.log(System.Logger.Level.DEBUG, "timer firing rejected: {0}", e.getMessage());
+            }
+        }
+        if (mode == Mode.FIXED_RATE && !cancelled) {
+            long now = component.backplaneImpl().clock().nanoTime();
+            do {
+                deadline += periodNanos;
+            } while (deadline - now <= 0 && skipped.incrementAndGet() > 0); // missed deadlines are skipped
+            task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+        } else if (mode == Mode.ONCE) {
+            cancelled = !outstanding; // a rejected one-shot is over
+        }
+    }
+
+    /** Called when a firing's request finishes (on a worker, or by shutdown). */
+    void firingFinished() {
+        outstanding = false;
+        if (mode == Mode.FIXED_DELAY && !cancelled) {
+            long now = component.backplaneImpl().clock().nanoTime();
+            deadline = now + periodNanos;
+            task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+        }
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        TimerService.Task t = task;
+        if (t != null) {
+            t.cancel();
+        }
+        component.backplaneImpl().timerCancelled(this);
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public long firings() {
+        return firings.get();
+    }
+
+    @Override
+    public long skippedFirings() {
+        return skipped.get();
+    }
+
+    @Override
+    public String toString() {
+        return "Timer{" + component.name() + "/" + key + ", " + mode + "}";
+    }
+}

@@ -1,0 +1,205 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.BackplaneClock;
+import io.appbackplane.BackplaneListener;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+
+/**
+ * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
+ * and for the step driver, so tests see exactly the production decisions.
+ *
+ * <h2>Concurrency</h2>
+ * Any number of workers call {@link #select()} and {@link #runTurnStep} concurrently; there is no
+ * global lock. Selection scans priorities from the most urgent, charges the quota with a CAS before
+ * polling (so a quota is never overdrawn and a polled entry never has to be put back), and takes
+ * the object with its monitor; a stale entry refunds its charge. Once an object is taken (RUNNING),
+ * its worker is the only thread that runs its actions until the object leaves RUNNING, which gives
+ * per-object order and one action at a time.
+ */
+final class Scheduler {
+
+    private final DefaultBackplane backplane;
+    private final BackplaneClock clock;
+    private final ReadyQueues ready;
+    private final QuotaLedger quotas;
+    private final CpuBudget cpu;
+    private volatile int actionsPerTurn;
+    private volatile long slowActionNanos;
+
+    Scheduler(DefaultBackplane backplane, ReadyQueues ready, QuotaLedger quotas, CpuBudget cpu,
+            int actionsPerTurn, Duration slowActionThreshold) {
+        this.backplane = backplane;
+        this.clock = backplane.clock();
+        this.ready = ready;
+        this.quotas = quotas;
+        this.cpu = cpu;
+        this.actionsPerTurn = actionsPerTurn;
+        this.slowActionNanos = slowActionThreshold.toNanos();
+    }
+
+    /**
+     * Takes the next object to run: the head of the most urgent ready queue with quota left (rule
+     * 3), replenishing all quotas by a virtual tick when every priority with work has spent its
+     * quota (rule 6), unless the CPU budget is used up (rule 5).
+     *
+     * @return a taken entry (its object is now RUNNING and owned by the caller, its priority's quota
+     *     charged), {@link ReadyEntry#NONE} or {@link ReadyEntry#THROTTLED}
+     */
+    ReadyEntry select() {
+        if (cpu.isLimited()) {
+            long now = clock.nanoTime();
+            if (!cpu.mayStart(now)) {
+                if (ready.anyQueued()) {
+                    cpu.throttled(now);
+                    return ReadyEntry.THROTTLED;
+                }
+                return ReadyEntry.NONE;
+            }
+            if (cpu.isThrottled()) {
+                cpu.resumed(now);
+            }
+        }
+        int priorities = ready.priorities();
+        while (true) {
+            long generation = quotas.generation();
+            boolean quotaSpent = false;
+            for (int p = 0; p < priorities; p++) {
+                while (!ready.isEmpty(p)) {
+                    if (!quotas.tryCharge(p)) {
+                        quotaSpent = true;
+                        break;
+                    }
+                    ReadyEntry entry = ready.poll(p);
+                    if (entry != null && entry.object.take(entry)) {
+                        return entry;
+                    }
+                    quotas.refund(p); // empty after all, or a stale entry: try this priority again
+                }
+            }
+            if (!quotaSpent) {
+                return ReadyEntry.NONE;
+            }
+            quotas.virtualTick(generation); // if another worker replenished first, just rescan
+        }
+    }
+
+    /**
+     * Runs one action of a taken object and decides what happens to the object next.
+     *
+     * @return {@link WorkObject#CONTINUE} if the same worker should run the object's next action
+     *     (same turn), otherwise what {@link WorkObject#afterAction} said, already acted upon
+     */
+    ReadyEntry runTurnStep(RunContext context, WorkObject object) {
+        ActionNode node = object.next();
+        if (node != null) {
+            runAction(context, object, node);
+            context.turnActions++;
+        }
+        ReadyEntry after = object.afterAction(context);
+        if (after == WorkObject.RELEASE) {
+            object.component.forgetReleased(object);
+        } else if (after.object != null) {
+            push(after);
+        }
+        return after;
+    }
+
+    /** Runs a whole turn on a taken entry (the worker's loop body). */
+    void runTurn(RunContext context, ReadyEntry taken) {
+        context.turnPriority = taken.priority;
+        context.turnActions = 0;
+        while (runTurnStep(context, taken.object) == WorkObject.CONTINUE) {
+            // keep the object: rule 7's actions per turn
+        }
+    }
+
+    /** Makes a READY object's entry visible to workers and wakes one if any is parked. */
+    void push(ReadyEntry entry) {
+        ready.push(entry);
+        backplane.signalWork();
+    }
+
+    private void runAction(RunContext context, WorkObject object, ActionNode node) {
+        Request request = node.request;
+        context.begin(object, node);
+        if (request.future != null && request.future.isCancelled()) {
+            context.end();
+            request.fail(new CancellationException("the submitter cancelled the request before its action ran"));
+            return;
+        }
+        long start = clock.nanoTime();
+        Object result = null;
+        Throwable failure = null;
+        try {
+            result = node.action.run(context);
+        } catch (Throwable t) { // rule 15: any failure belongs to the request, never to the worker
+            failure = t;
+        } finally {
+            context.end();
+        }
+        long end = clock.nanoTime();
+        long runTime = end - start;
+        cpu.charge(runTime);
+        backplane.actionRan(object.component, node, start - node.enqueuedAt, runTime);
+        if (runTime > slowActionNanos) {
+            slowAction(object, node, runTime);
+        }
+        PendingReply reply = context.takeReply();
+        ActionNode continuation = context.takeContinuation();
+        if (failure == null && result != null && (reply != null || continuation != null)) {
+            failure = new IllegalStateException("an action that calls awaitReply or yieldTo must return that call's value"
+                    + " (null), but the action on object '" + object.key + "' returned " + result);
+        }
+        if (failure != null) {
+            request.fail(failure); // an awaited reply or continuation of a failed action is dropped
+        } else if (reply != null) {
+            if (object.startWaiting(reply)) {
+                reply.listen(backplane.timers(), end);
+            } else {
+                request.abandon();
+            }
+        } else if (continuation != null) {
+            if (!object.pushFront(continuation)) {
+                request.abandon();
+            }
+        } else {
+            request.complete(result);
+        }
+    }
+
+    private void slowAction(WorkObject object, ActionNode node, long runTime) {
+        object.component.counters.slowActions.increment();
+        backplane.priorityCounters(node.priority).slowActions.increment();
+        backplane.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(), object.key,
+                node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
+    }
+
+    /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */
+    boolean readyAbove(int priority) {
+        return ready.readyAbove(priority);
+    }
+
+    boolean tryCharge(int priority) {
+        return quotas.tryCharge(priority);
+    }
+
+    /** Whether a worker that found nothing should look again rather than park. */
+    boolean hasRunnableWork() {
+        return ready.anyQueued() && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
+    }
+
+    /** Nanoseconds until more CPU budget is released (for a throttled worker's timed park). */
+    long nanosUntilRelease() {
+        long now = clock.nanoTime();
+        return Math.max(1, cpu.nextReleaseAt(now) - now);
+    }
+
+    int actionsPerTurn() {
+        return actionsPerTurn;
+    }
+
+    void setActionsPerTurn(int actionsPerTurn) {
+        this.actionsPerTurn = actionsPerTurn;
+    }
+}

@@ -1,0 +1,59 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.Stepper;
+
+/**
+ * The {@link Stepper} of a step-mode backplane: one action per call, on the caller's thread, with
+ * the scheduler's own decisions. A turn of several actions (actions per turn > 1) spans calls: the
+ * driver keeps the object it holds between them, as a worker would.
+ */
+final class StepDriver implements Stepper {
+
+    private static final int RUNAWAY_LIMIT = 10_000_000;
+
+    private final Scheduler scheduler;
+    private final RunContext context;
+    private WorkObject current;
+
+    StepDriver(DefaultBackplane backplane) {
+        this.scheduler = backplane.scheduler();
+        this.context = new RunContext(backplane);
+    }
+
+    @Override
+    public Step runNext() {
+        WorkObject object = current;
+        if (object == null) {
+            ReadyEntry entry = scheduler.select();
+            if (entry == ReadyEntry.NONE) {
+                return Step.IDLE;
+            }
+            if (entry == ReadyEntry.THROTTLED) {
+                return Step.THROTTLED;
+            }
+            object = entry.object;
+            context.turnPriority = entry.priority;
+            context.turnActions = 0;
+        }
+        int before = context.turnActions;
+        ReadyEntry after = scheduler.runTurnStep(context, object);
+        current = after == WorkObject.CONTINUE ? object : null;
+        if (context.turnActions == before) {
+            return runNext(); // the object's work was cancelled before it ran: look again
+        }
+        ActionNode node = context.node();
+        return new Step(Kind.RAN, object.component.name(), object.key, node.priority);
+    }
+
+    @Override
+    public int runUntilIdle() {
+        int ran = 0;
+        while (runNext().ran()) {
+            if (++ran > RUNAWAY_LIMIT) {
+                throw new IllegalStateException("more than " + RUNAWAY_LIMIT + " actions ran without the backplane"
+                        + " becoming idle: an action keeps queuing more work");
+            }
+        }
+        return ran;
+    }
+}

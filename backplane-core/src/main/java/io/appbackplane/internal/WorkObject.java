@@ -1,0 +1,422 @@
+package io.appbackplane.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An object: a FIFO work queue served one action at a time, scheduled at the priority of its most
+ * urgent outstanding action (DESIGN rules 7, 8, 16).
+ *
+ * <h2>States</h2>
+ * <ul>
+ *   <li>{@link #IDLE}: no work; in no ready queue. → READY (work arrives) or RELEASED.
+ *   <li>{@link #READY}: has work; exactly one valid {@link ReadyEntry} in the ready queue of
+ *       {@code readyPriority}. → RUNNING (a worker takes the entry) or READY at a more urgent
+ *       priority (new entry; the old one goes stale).
+ *   <li>{@link #RUNNING}: one worker holds the object and runs its actions. → READY (more work),
+ *       IDLE, RELEASED (idle, unpinned) or WAITING (the action awaits a reply).
+ *   <li>{@link #WAITING}: on the wait queue for a reply; new work queues but does not schedule;
+ *       never released. → READY when the reply (or its timeout) is delivered.
+ *   <li>{@link #RELEASED}: removed (or being removed) from its component's map; terminal. A
+ *       submitter that finds it looks the key up again.
+ * </ul>
+ *
+ * <h2>Concurrency</h2>
+ * Every field below is guarded by this object's monitor: submitters, the worker running it, reply
+ * deliveries and the shutdown sweep all synchronize on it. The monitor is per object, so there is no
+ * global lock on the path submit → ready queue → worker; ready-queue pushes happen after the monitor
+ * is released. Invariants, whenever the monitor is free:
+ * <ul>
+ *   <li>{@code queued = length(head..tail)};
+ *   <li>{@code minPriority = min(priority of head..tail)} and {@code countAtMin = number of them at
+ *       minPriority} ({@link #NO_PRIORITY} and 0 when the queue is empty);
+ *   <li>{@code state == READY ⇔ readyEntry != null}, and then {@code readyEntry.priority =
+ *       effectivePriority()} or more urgent work has not arrived since;
+ *   <li>{@code state == WAITING ⇒ awaiting != null && front == null};
+ *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ head == null && front == null && awaiting == null}.
+ * </ul>
+ */
+final class WorkObject {
+
+    /** No work, in no queue. */
+    static final int IDLE = 0;
+    /** In a ready queue. */
+    static final int READY = 1;
+    /** Held by a worker. */
+    static final int RUNNING = 2;
+    /** On the wait queue for a reply. */
+    static final int WAITING = 3;
+    /** Gone from its component; terminal. */
+    static final int RELEASED = 4;
+
+    static final int NO_PRIORITY = Integer.MAX_VALUE;
+
+    final DefaultComponent component;
+    final Object key;
+    private final ReadyQueues ready;
+
+    private ActionNode head;
+    private ActionNode tail;
+    private int queued;
+    /** A reply or continuation: runs before {@code head} (rules 8 and 14). */
+    private ActionNode front;
+    private int minPriority = NO_PRIORITY;
+    private int countAtMin;
+    private int state = IDLE;
+    private ReadyEntry readyEntry;
+    private PendingReply awaiting;
+    private int pins;
+    /** Set by the shutdown sweep: work offered afterwards fails at once. */
+    private boolean abandoned;
+
+    WorkObject(DefaultComponent component, Object key, ReadyQueues ready) {
+        this.component = component;
+        this.key = key;
+        this.ready = ready;
+    }
+
+    /**
+     * Queues {@code node}; called by a submitter.
+     *
+     * @return an entry the caller must push to the ready queues (then signal a worker), {@code
+     *     null} if nothing is to be pushed, {@link ReadyEntry#RETRY} if this object was released
+     *     (the caller looks the key up again), or {@link ReadyEntry#ABANDONED} after shutdown
+     *     abandoned it (the caller fails the request)
+     */
+    synchronized ReadyEntry enqueue(ActionNode node) {
+        if (state == RELEASED) {
+            return ReadyEntry.RETRY;
+        }
+        if (abandoned) {
+            return ReadyEntry.ABANDONED; // the caller fails the request outside this monitor
+        }
+        if (tail == null) {
+            head = node;
+        } else {
+            tail.next = node;
+        }
+        tail = node;
+        queued++;
+        if (node.priority < minPriority) {
+            minPriority = node.priority;
+            countAtMin = 1;
+        } else if (node.priority == minPriority) {
+            countAtMin++;
+        }
+        switch (state) {
+            case IDLE:
+                return becomeReady();
+            case READY:
+                if (node.priority < readyEntry.priority) {
+                    // Rule 7: priority rises → leave the old queue (entry goes stale), join the new tail.
+                    ready.decrementDepth(readyEntry.priority);
+                    return becomeReady();
+                }
+                return null;
+            case RUNNING: // the worker re-examines the queue when the action ends
+            case WAITING: // the reply's delivery makes it ready
+                return null;
+            default:
+                throw new IllegalStateException("unknown object state " + state);
+        }
+    }
+
+    /**
+     * Takes a ready entry for a worker: READY → RUNNING if {@code entry} is still valid.
+     *
+     * @return false if the entry is stale (the object moved queues or is no longer READY)
+     */
+    synchronized boolean take(ReadyEntry entry) {
+        if (state != READY || readyEntry != entry) {
+            return false;
+        }
+        ready.decrementDepth(entry.priority);
+        readyEntry = null;
+        state = RUNNING;
+        return true;
+    }
+
+    /** The next action to run (front first, then FIFO); called by the worker holding the object. */
+    synchronized ActionNode next() {
+        checkState(RUNNING);
+        ActionNode node = front;
+        if (node != null) {
+            front = null;
+            return node;
+        }
+        node = head;
+        if (node == null) {
+            return null; // cancelled or abandoned while the worker was getting here
+        }
+        removeHead();
+        return node;
+    }
+
+    /**
+     * Registers the reply the just-finished action waits for; called by its worker while RUNNING.
+     *
+     * @return false if the object was abandoned by shutdown (the caller fails the request)
+     */
+    synchronized boolean startWaiting(PendingReply reply) {
+        checkState(RUNNING);
+        if (abandoned) {
+            return false;
+        }
+        awaiting = reply;
+        return true;
+    }
+
+    /**
+     * Puts a continuation at the head of the queue; called by the worker while RUNNING.
+     *
+     * @return false if the object was abandoned by shutdown
+     */
+    synchronized boolean pushFront(ActionNode continuation) {
+        checkState(RUNNING);
+        if (abandoned) {
+            return false;
+        }
+        front = continuation;
+        return true;
+    }
+
+    /**
+     * Delivers a reply as an action at the head of the queue, if this object still waits for
+     * {@code reply}; called by whichever thread completed the reply or by the timeout timer.
+     *
+     * @return an entry to push, or null; {@code reply.delivered} says whether it was accepted
+     */
+    synchronized ReadyEntry deliver(PendingReply reply, ActionNode replyAction) {
+        if (awaiting != reply) {
+            return null; // already delivered, timed out, cancelled or abandoned: ignore
+        }
+        awaiting = null;
+        reply.delivered = true;
+        front = replyAction;
+        if (state == WAITING) {
+            component.waitingChanged(-1);
+            return becomeReady();
+        }
+        return null; // still RUNNING: the worker sees the front when the action ends
+    }
+
+    /** Forgets the awaited reply (its action failed after asking for it). */
+    synchronized void cancelWaiting(PendingReply reply) {
+        if (awaiting == reply) {
+            awaiting = null;
+        }
+    }
+
+    /** {@link #afterAction}: keep running the object (another action of the same turn). */
+    static final ReadyEntry CONTINUE = new ReadyEntry(null, -1);
+    /** {@link #afterAction}: the object now waits for a reply. */
+    static final ReadyEntry WAIT = new ReadyEntry(null, -1);
+    /** {@link #afterAction}: the object has no work. */
+    static final ReadyEntry NO_WORK = new ReadyEntry(null, -1);
+    /** {@link #afterAction}: the object has no work and is RELEASED: remove it from the component. */
+    static final ReadyEntry RELEASE = new ReadyEntry(null, -1);
+
+    /**
+     * Decides the object's next state after an action; called by the worker holding it.
+     *
+     * @param turn decides, under this monitor, whether the turn may go on at the object's current
+     *     priority (actions per turn, more urgent work waiting, quota)
+     * @return {@link #CONTINUE}, {@link #WAIT}, {@link #NO_WORK}, {@link #RELEASE}, or the new
+     *     entry of the object, READY again, which the caller must push
+     */
+    synchronized ReadyEntry afterAction(TurnGate turn) {
+        checkState(RUNNING);
+        if (awaiting != null) {
+            state = WAITING;
+            component.waitingChanged(+1);
+            return WAIT;
+        }
+        if (front == null && head == null) {
+            if (pins == 0 && component.releasesIdleObjects()) {
+                state = RELEASED;
+                return RELEASE;
+            }
+            state = IDLE;
+            return NO_WORK;
+        }
+        if (turn.mayContinue(effectivePriority())) {
+            return CONTINUE;
+        }
+        return becomeReady();
+    }
+
+    /** Decides whether a turn goes on; see {@link #afterAction}. */
+    interface TurnGate {
+        boolean mayContinue(int effectivePriority);
+    }
+
+    /** Pins the object (an {@link io.appbackplane.ObjectHandle}); false if it was released. */
+    synchronized boolean pin() {
+        if (state == RELEASED) {
+            return false;
+        }
+        pins++;
+        return true;
+    }
+
+    /** Unpins; returns true if the object was idle, unpinned and is now RELEASED. */
+    synchronized boolean unpin() {
+        pins--;
+        return tryRelease();
+    }
+
+    /** IDLE and unpinned → RELEASED; returns true if so (the caller removes it from the map). */
+    synchronized boolean tryRelease() {
+        if (pins == 0 && state == IDLE && component.releasesIdleObjects()) {
+            state = RELEASED;
+            return true;
+        }
+        return false;
+    }
+
+    /** Removes the queued (not started) actions, for cancellation; front and reply stay. */
+    synchronized List<ActionNode> removeQueued() {
+        List<ActionNode> removed = new ArrayList<>(queued);
+        for (ActionNode n = head; n != null; n = n.next) {
+            removed.add(n);
+        }
+        head = tail = null;
+        queued = 0;
+        minPriority = NO_PRIORITY;
+        countAtMin = 0;
+        if (state == READY && front == null) {
+            ready.decrementDepth(readyEntry.priority);
+            readyEntry = null;
+            state = IDLE; // its entry goes stale; the caller then tries to release the object
+        }
+        return removed;
+    }
+
+    /**
+     * Shutdown: removes every queued action, the front and the awaited reply, and makes later
+     * offers fail. A running action finishes; its request completes normally.
+     *
+     * @return the requests to fail (those of removed actions and of the awaited reply)
+     */
+    synchronized List<Request> abandon() {
+        abandoned = true;
+        List<Request> failed = new ArrayList<>();
+        if (front != null) {
+            failed.add(front.request);
+            front = null;
+        }
+        for (ActionNode n = head; n != null; n = n.next) {
+            failed.add(n.request);
+        }
+        head = tail = null;
+        queued = 0;
+        minPriority = NO_PRIORITY;
+        countAtMin = 0;
+        if (awaiting != null) {
+            failed.add(awaiting.request);
+            awaiting.cancelTimeout();
+            awaiting = null;
+        }
+        if (state == READY) {
+            ready.decrementDepth(readyEntry.priority);
+            readyEntry = null;
+            state = IDLE;
+        } else if (state == WAITING) {
+            component.waitingChanged(-1);
+            state = IDLE;
+        }
+        return failed;
+    }
+
+    synchronized int state() {
+        return state;
+    }
+
+    synchronized int queued() {
+        return queued + (front == null ? 0 : 1);
+    }
+
+    /** The priority the object is scheduled at: its most urgent outstanding action's. */
+    private int effectivePriority() {
+        return front == null ? minPriority : Math.min(front.priority, minPriority);
+    }
+
+    private ReadyEntry becomeReady() {
+        int p = effectivePriority();
+        readyEntry = new ReadyEntry(this, p);
+        state = READY;
+        ready.incrementDepth(p);
+        return readyEntry;
+    }
+
+    private void removeHead() {
+        ActionNode node = head;
+        head = node.next;
+        node.next = null;
+        if (head == null) {
+            tail = null;
+        }
+        queued--;
+        if (node.priority == minPriority && --countAtMin == 0) {
+            rescanMinPriority();
+        }
+    }
+
+    /**
+     * Recomputes the most urgent queued priority after the last action at the old one left. O(queue
+     * length), but it runs only when a whole priority tier drains, so amortized O(priorities).
+     */
+    private void rescanMinPriority() {
+        int min = NO_PRIORITY;
+        int count = 0;
+        for (ActionNode n = head; n != null; n = n.next) {
+            if (n.priority < min) {
+                min = n.priority;
+                count = 1;
+            } else if (n.priority == min) {
+                count++;
+            }
+        }
+        minPriority = min;
+        countAtMin = count;
+    }
+
+    private void checkState(int expected) {
+        if (state != expected) {
+            throw new IllegalStateException("object '" + key + "' is in state " + state + ", expected " + expected);
+        }
+    }
+
+    /** Checks the monitor-guarded invariants; for tests. */
+    synchronized void checkInvariants() {
+        int length = 0;
+        int min = NO_PRIORITY;
+        int count = 0;
+        for (ActionNode n = head; n != null; n = n.next) {
+            length++;
+            if (n.priority < min) {
+                min = n.priority;
+                count = 1;
+            } else if (n.priority == min) {
+                count++;
+            }
+        }
+        require(length == queued, "queued = " + queued + " but the queue holds " + length);
+        require(min == minPriority && count == countAtMin, "min/count stale");
+        require((state == READY) == (readyEntry != null), "readyEntry iff READY");
+        require(state != WAITING || (awaiting != null && front == null), "WAITING needs an awaited reply");
+        require(state != IDLE && state != RELEASED || (head == null && front == null && awaiting == null),
+                "an idle object holds work");
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WorkObject{" + component.name() + "/" + key + "}";
+    }
+}
