@@ -43,6 +43,37 @@ public interface BackplaneComponent {
     ObjectHandle object(Object key);
 
     /**
+     * A pool of {@code size} equivalent objects that load-balances requests (DESIGN rule 12),
+     * created on first use; the same name returns the same pool.
+     *
+     * @throws IllegalArgumentException if {@code size} is not in 1..1024, or a pool of that name
+     *     exists with another size
+     */
+    ObjectPool pool(String name, int size);
+
+    /**
+     * Queues {@code message} to this component's digester object at the {@linkplain
+     * #DIGESTER_PRIORITY digester priority}; there, {@code digester} decides the object, priority
+     * and action of the real work, which is then queued (DESIGN rule 10). Use it when choosing
+     * the object or priority is too expensive for the caller's thread.
+     *
+     * @return completes with the real work's result, or fails with the digester's or the real
+     *     work's failure (including a rejection of the real work)
+     */
+    <M, T> CompletableFuture<T> digest(M message, Digester<M, T> digester);
+
+    /** The priority digester actions run at: the most urgent, so dispatch is never starved. */
+    int DIGESTER_PRIORITY = 0;
+
+    /** The key of a component's digester object. */
+    Object DIGESTER_KEY = new Object() {
+        @Override
+        public String toString() {
+            return "<digester>";
+        }
+    };
+
+    /**
      * Fails the queued (not yet started) actions of the object for {@code key} with a {@link
      * java.util.concurrent.CancellationException}; a running action and an awaited reply are not
      * affected. Typically called from a {@link ComponentSpec.MakeRoom} hook.

@@ -96,9 +96,16 @@ public final class CpuLimit {
         return Double.hashCode(cores);
     }
 
-    /** {@code "unlimited"} or millicores, such as {@code "500m"}; {@link #parse} reads it back. */
+    /**
+     * {@code "unlimited"} or millicores, such as {@code "500m"} (cores, such as {@code "1.2345"}, when
+     * the limit is not a whole number of millicores); {@link #parse} reads it back.
+     */
     @Override
     public String toString() {
-        return isUnlimited() ? "unlimited" : Math.round(cores * 1000) + "m";
+        if (isUnlimited()) {
+            return "unlimited";
+        }
+        long millicores = Math.round(cores * 1000);
+        return millicores / 1000.0 == cores ? millicores + "m" : String.valueOf(cores);
     }
 }

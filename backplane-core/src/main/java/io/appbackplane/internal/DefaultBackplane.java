@@ -75,7 +75,8 @@ public final class DefaultBackplane implements Backplane {
     private final AtomicLong failedAtShutdown = new AtomicLong();
     private final CompletableFuture<ShutdownReport> shutdownFuture = new CompletableFuture<>();
     private final AtomicReference<TimerService.Task> drainDeadline = new AtomicReference<>();
-    private volatile long lastTickDeadline;
+    /** The deadline of the pending real tick; confined to the timer that fires ticks. */
+    private long nextTickDeadline;
 
     private DefaultBackplane(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
             List<BackplaneListener> listeners) {
@@ -96,8 +97,8 @@ public final class DefaultBackplane implements Backplane {
         this.stepper = stepMode ? new StepDriver(this) : null;
         this.workers = stepMode ? null : new WorkerPool(this, scheduler, policy.threads());
         PriorityInheritance.register(ready);
-        lastTickDeadline = now;
-        timers.schedule(now + policy.integrationPeriod().toNanos(), this::realTick);
+        nextTickDeadline = now + policy.integrationPeriod().toNanos();
+        timers.schedule(nextTickDeadline, this::realTick);
     }
 
     /** Builds and starts a backplane; see {@link Backplane.Builder}. */
@@ -173,6 +174,9 @@ public final class DefaultBackplane implements Backplane {
         Objects.requireNonNull(cpuLimit, "cpuLimit must not be null");
         policy = policy.toBuilder().cpuLimit(cpuLimit).build();
         cpu.setLimit(cpuLimit);
+        if (cpuLimit.isUnlimited()) {
+            cpu.resumed(clock.nanoTime()); // nothing waits for budget any more: close an open throttled interval
+        }
         signalAll();
     }
 
@@ -217,7 +221,7 @@ public final class DefaultBackplane implements Backplane {
 
     void requestFinished(Request request, boolean success) {
         priorityCounters[request.priority].finished(success);
-        if (state.get() != RUNNING) {
+        if (state.get() == DRAINING) { // not STOPPED: requests failed by the shutdown sweep were not drained
             finishedWhileDraining.increment();
         }
         outstanding.decrementAndGet();
@@ -281,11 +285,11 @@ public final class DefaultBackplane implements Backplane {
             return;
         }
         long period = policy.integrationPeriod().toNanos();
-        long next = lastTickDeadline + period;
+        long next = nextTickDeadline + period;
         while (next - now <= 0) {
             next += period; // the timer fell behind: skip missed ticks rather than tick in a burst
         }
-        lastTickDeadline = next;
+        nextTickDeadline = next;
         timers.schedule(next, this::realTick);
     }
 
@@ -351,6 +355,11 @@ public final class DefaultBackplane implements Backplane {
     @Override
     public boolean isShutdown() {
         return state.get() != RUNNING;
+    }
+
+    /** Whether the shutdown sweep has run (or is running): work queued now would never run. */
+    boolean isStopped() {
+        return state.get() == STOPPED;
     }
 
     @Override

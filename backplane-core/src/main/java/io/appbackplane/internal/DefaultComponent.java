@@ -7,6 +7,8 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ComponentStatistics;
+import io.appbackplane.Digester;
+import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectReleasedException;
 import io.appbackplane.TimerHandle;
@@ -33,7 +35,10 @@ final class DefaultComponent implements BackplaneComponent {
     private final DefaultBackplane backplane;
     private final String name;
     private final ComponentSpec.MakeRoom makeRoom;
+    static final int MAX_POOL_SIZE = 1024;
+
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
     private final Function<Object, WorkObject> objectFactory;
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -68,6 +73,72 @@ final class DefaultComponent implements BackplaneComponent {
         CompletableFuture<Object> future = new CompletableFuture<>();
         dispatch(null, key, priority, action, future, null);
         return (CompletableFuture<T>) future;
+    }
+
+    /** Submits to a pinned object (a pool's): no key lookup. */
+    @SuppressWarnings("unchecked")
+    <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        dispatch(object, object.key, priority, action, future, null);
+        return (CompletableFuture<T>) future;
+    }
+
+    @Override
+    public <M, T> CompletableFuture<T> digest(M message, Digester<M, T> digester) {
+        Objects.requireNonNull(digester, "digester must not be null");
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture<Object> digested = submit(DIGESTER_KEY, DIGESTER_PRIORITY, context -> {
+            Digester.Dispatch<T> dispatch = digester.decide(context, message);
+            Objects.requireNonNull(dispatch, "the digester of component '" + name + "' returned no dispatch");
+            // The digester's own request ends here, so digesting never waits for the real work.
+            submit(dispatch.key(), dispatch.priority(), dispatch.action()).whenComplete((value, failure) -> {
+                if (failure == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(failure);
+                }
+            });
+            return null;
+        });
+        digested.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public ObjectPool pool(String poolName, int size) {
+        Objects.requireNonNull(poolName, "pool name must not be null");
+        if (size < 1 || size > MAX_POOL_SIZE) {
+            throw new IllegalArgumentException(
+                    "pool size " + size + " for pool '" + poolName + "' is invalid; allowed: 1.." + MAX_POOL_SIZE);
+        }
+        PooledObjects pool = pools.computeIfAbsent(poolName, n -> {
+            WorkObject[] members = new WorkObject[size];
+            for (int i = 0; i < size; i++) {
+                Object key = new PooledObjects.PoolKey(n, i);
+                while (true) {
+                    WorkObject object = objects.computeIfAbsent(key, objectFactory);
+                    if (object.pin()) {
+                        members[i] = object;
+                        break;
+                    }
+                    objects.remove(key, object);
+                }
+            }
+            return new PooledObjects(this, n, members);
+        });
+        if (pool.size() != size) {
+            throw new IllegalArgumentException("pool '" + poolName + "' of component '" + name + "' has "
+                    + pool.size() + " objects, not " + size + "; allowed: the same size, or release it first");
+        }
+        return pool;
+    }
+
+    void poolReleased(PooledObjects pool) {
+        pools.remove(pool.name(), pool);
     }
 
     @Override
@@ -107,6 +178,13 @@ final class DefaultComponent implements BackplaneComponent {
             } else if (entry != null) {
                 backplane.scheduler().push(entry);
             }
+            if (backplane.isStopped()) {
+                // Admitted before shutdown, queued after its sweep (which may have missed this object):
+                // fail what the object holds, as the sweep would have, so no request stays pending.
+                for (Request left : object.abandon()) {
+                    left.abandon();
+                }
+            }
             return;
         }
     }
@@ -125,7 +203,7 @@ final class DefaultComponent implements BackplaneComponent {
             }
             if (!askedForRoom) {
                 askedForRoom = true;
-                if (askForRoom()) {
+                if (askForRoom(priority)) {
                     continue;
                 }
             }
@@ -136,11 +214,13 @@ final class DefaultComponent implements BackplaneComponent {
         }
     }
 
-    private boolean askForRoom() {
+    private boolean askForRoom(int priority) {
         try {
             return makeRoom.makeRoom(this);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
+            counters.rejected.increment();
+            backplane.priorityCounters(priority).rejected.increment();
             throw e;
         }
     }

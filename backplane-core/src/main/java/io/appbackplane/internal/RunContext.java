@@ -67,6 +67,7 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
         return turnActions < backplane.scheduler().actionsPerTurn()
                 && effectivePriority == turnPriority
                 && !backplane.scheduler().readyAbove(effectivePriority)
+                && backplane.scheduler().cpuAllowsStart() // rule 5: budget used up ends the turn
                 && backplane.scheduler().tryCharge(turnPriority);
     }
 

@@ -105,6 +105,24 @@ final class Scheduler {
         return after;
     }
 
+    /**
+     * Decides again, at the start of the step driver's next step, whether a turn it was told to
+     * continue may go on: in step mode the action boundary lasts until the next step, so work
+     * submitted in between counts as waiting at that boundary (rule 7), as it would for a worker.
+     *
+     * @return as {@link #runTurnStep}: {@link WorkObject#CONTINUE} or the object's next state, acted upon
+     */
+    ReadyEntry redecideTurn(RunContext context, WorkObject object) {
+        quotas.refund(context.turnPriority); // the charge the provisional CONTINUE took; charged again if it stands
+        ReadyEntry after = object.afterAction(context);
+        if (after == WorkObject.RELEASE) {
+            object.component.forgetReleased(object);
+        } else if (after.object != null) {
+            push(after);
+        }
+        return after;
+    }
+
     /** Runs a whole turn on a taken entry (the worker's loop body). */
     void runTurn(RunContext context, ReadyEntry taken) {
         context.turnPriority = taken.priority;
@@ -178,6 +196,11 @@ final class Scheduler {
     /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */
     boolean readyAbove(int priority) {
         return ready.readyAbove(priority);
+    }
+
+    /** Whether the CPU budget lets one more action start now (rule 5); checked before each action of a turn. */
+    boolean cpuAllowsStart() {
+        return !cpu.isLimited() || cpu.mayStart(clock.nanoTime());
     }
 
     boolean tryCharge(int priority) {

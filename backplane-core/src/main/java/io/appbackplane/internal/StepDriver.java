@@ -23,6 +23,9 @@ final class StepDriver implements Stepper {
     @Override
     public Step runNext() {
         WorkObject object = current;
+        if (object != null && scheduler.redecideTurn(context, object) != WorkObject.CONTINUE) {
+            object = current = null; // more urgent work arrived since the last step: end the turn
+        }
         if (object == null) {
             ReadyEntry entry = scheduler.select();
             if (entry == ReadyEntry.NONE) {

@@ -328,6 +328,11 @@ final class WorkObject {
         return failed;
     }
 
+    /** Queued, front, running and awaited actions: how busy the object is (for pools, rule 12). */
+    synchronized int load() {
+        return queued + (front == null ? 0 : 1) + (state == RUNNING || state == WAITING ? 1 : 0);
+    }
+
     synchronized int state() {
         return state;
     }
