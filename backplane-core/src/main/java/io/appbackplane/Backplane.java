@@ -60,6 +60,37 @@ public interface Backplane extends AutoCloseable {
     /** The installed components, in installation order. */
     Collection<BackplaneComponent> components();
 
+    /**
+     * The backplane's own component (DESIGN §3: a backplane is itself a component). It has the
+     * backplane's name, is listed first among {@link #components()}, and every other component
+     * implicitly depends on it: it enters each state first and goes DOWN last.
+     */
+    BackplaneComponent self();
+
+    /** The backplane's module state: that of its own component. */
+    ComponentState state();
+
+    /**
+     * Moves every component to {@code target} in dependency order (DESIGN §3.2): up from START
+     * through INITIALIZING to PRIMARY or SECONDARY, between those two, or DOWN (dependents first).
+     * Each transition runs as an action on the component's own object after its dependencies (on
+     * the way down: its dependents) completed theirs; state hooks run there. Moves are serialized.
+     * In step mode, the transitions run as the stepper runs them.
+     *
+     * @return completes when every component is in {@code target}; fails with a {@link
+     *     ComponentStateException} naming the component and state whose hook failed (it and what
+     *     depends on it stay where they were)
+     * @throws ComponentGraphException before anything moves, for a missing dependency or a cycle
+     * @throws IllegalArgumentException if a component cannot reach {@code target} from its state
+     */
+    CompletableFuture<Void> moveTo(ComponentState target);
+
+    /**
+     * Publishes {@code event} to {@code topic}: one action per subscribed endpoint whose event type
+     * matches, queued in the caller's thread.
+     */
+    PublishResult publish(String topic, Object event);
+
     /** Changes the number of worker threads; removed workers finish their current action first. */
     void setThreads(int threads);
 

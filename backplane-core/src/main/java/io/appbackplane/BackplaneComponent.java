@@ -65,6 +65,14 @@ public interface BackplaneComponent {
     /** The priority digester actions run at: the most urgent, so dispatch is never starved. */
     int DIGESTER_PRIORITY = 0;
 
+    /** The key of a component's own object: its state transitions and default endpoints run there. */
+    Object COMPONENT_KEY = new Object() {
+        @Override
+        public String toString() {
+            return "<component>";
+        }
+    };
+
     /** The key of a component's digester object. */
     Object DIGESTER_KEY = new Object() {
         @Override
@@ -96,6 +104,44 @@ public interface BackplaneComponent {
      * {@code delay} after each run completes.
      */
     TimerHandle scheduleWithFixedDelay(Object key, int priority, Duration initialDelay, Duration delay, Action<?> action);
+
+    /** The component's module state (DESIGN §3.2). */
+    ComponentState state();
+
+    /** The names of the components this one depends on. */
+    java.util.Set<String> dependencies();
+
+    /**
+     * Registers an endpoint.
+     *
+     * @throws IllegalArgumentException if the component has an endpoint of that name
+     */
+    <Q, R> ActionEndpoint<Q, R> endpoint(EndpointSpec<Q, R> spec);
+
+    /** The registered endpoints. */
+    java.util.Collection<ActionEndpoint<?, ?>> endpoints();
+
+    /**
+     * Registers a timer endpoint: it runs while the component is in one of its accepting states and
+     * is stopped while it is not.
+     *
+     * @throws IllegalArgumentException if the component has a timer of that name, or the priority is invalid
+     */
+    TimerHandle timer(TimerSpec spec);
+
+    /**
+     * Subscribes one of this component's endpoints to {@code topic}: every event published there
+     * that is an instance of {@code eventType} becomes one action through the endpoint.
+     */
+    <E> Subscription subscribe(String topic, Class<E> eventType, ActionEndpoint<? super E, ?> endpoint);
+
+    /** A subscription of an endpoint to a topic. */
+    interface Subscription {
+        String topic();
+
+        /** Stops delivering; idempotent. */
+        void cancel();
+    }
 
     /** The outstanding-request limit. */
     int outstandingLimit();

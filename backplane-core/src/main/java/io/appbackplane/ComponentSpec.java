@@ -1,6 +1,13 @@
 package io.appbackplane;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How to install a component: its name, its outstanding-request limit and its make-room hook
@@ -14,11 +21,16 @@ public final class ComponentSpec {
     private final String name;
     private final int outstandingLimit;
     private final MakeRoom makeRoom;
+    private final Set<String> dependencies;
+    private final Map<ComponentState, List<StateHook>> hooks;
 
-    private ComponentSpec(String name, int outstandingLimit, MakeRoom makeRoom) {
+    private ComponentSpec(String name, int outstandingLimit, MakeRoom makeRoom, Set<String> dependencies,
+            Map<ComponentState, List<StateHook>> hooks) {
         this.name = name;
         this.outstandingLimit = outstandingLimit;
         this.makeRoom = makeRoom;
+        this.dependencies = dependencies;
+        this.hooks = hooks;
     }
 
     /** A spec for a component named {@code name} with default settings. */
@@ -27,7 +39,7 @@ public final class ComponentSpec {
         if (name.isBlank()) {
             throw new IllegalArgumentException("component name is blank; allowed: a non-blank name");
         }
-        return new ComponentSpec(name, DEFAULT_OUTSTANDING_LIMIT, MakeRoom.NEVER);
+        return new ComponentSpec(name, DEFAULT_OUTSTANDING_LIMIT, MakeRoom.NEVER, Set.of(), Map.of());
     }
 
     /** The same spec with an outstanding-request limit of {@code limit} (1..{@value Integer#MAX_VALUE}). */
@@ -36,12 +48,57 @@ public final class ComponentSpec {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        return new ComponentSpec(name, limit, makeRoom);
+        return new ComponentSpec(name, limit, makeRoom, dependencies, hooks);
     }
 
     /** The same spec with a make-room hook, asked for room when the component is at its limit. */
     public ComponentSpec withMakeRoom(MakeRoom makeRoom) {
-        return new ComponentSpec(name, outstandingLimit, Objects.requireNonNull(makeRoom, "makeRoom must not be null"));
+        return new ComponentSpec(name, outstandingLimit, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
+                dependencies, hooks);
+    }
+
+    /**
+     * The same spec depending also on the components named {@code names}: this component enters a
+     * state only after they have, and goes DOWN before them (DESIGN §3.2). Checked when the
+     * backplane moves: a missing name or a cycle fails the move before anything starts.
+     */
+    public ComponentSpec dependsOn(String... names) {
+        Objects.requireNonNull(names, "dependency names must not be null");
+        Set<String> all = new LinkedHashSet<>(dependencies);
+        for (String dependency : names) {
+            Objects.requireNonNull(dependency, "dependency name must not be null");
+            if (dependency.equals(name)) {
+                throw new IllegalArgumentException("component '" + name + "' cannot depend on itself");
+            }
+            all.add(dependency);
+        }
+        return new ComponentSpec(name, outstandingLimit, makeRoom, Collections.unmodifiableSet(all), hooks);
+    }
+
+    /** The same spec running {@code hook} (after the hooks added before) on entering {@code state}. */
+    public ComponentSpec onEnter(ComponentState state, StateHook hook) {
+        Objects.requireNonNull(state, "state must not be null");
+        Objects.requireNonNull(hook, "hook must not be null");
+        if (state == ComponentState.START) {
+            throw new IllegalArgumentException("component '" + name + "': no hook can run on entering START (it is the"
+                    + " initial state); allowed: INITIALIZING, PRIMARY, SECONDARY, DOWN");
+        }
+        Map<ComponentState, List<StateHook>> all = new EnumMap<>(ComponentState.class);
+        all.putAll(hooks);
+        List<StateHook> forState = new ArrayList<>(all.getOrDefault(state, List.of()));
+        forState.add(hook);
+        all.put(state, List.copyOf(forState));
+        return new ComponentSpec(name, outstandingLimit, makeRoom, dependencies, Collections.unmodifiableMap(all));
+    }
+
+    /** The names of the components this one depends on. */
+    public Set<String> dependencies() {
+        return dependencies;
+    }
+
+    /** The state hooks, by the state they run on entering. */
+    public Map<ComponentState, List<StateHook>> hooks() {
+        return hooks;
     }
 
     public String name() {

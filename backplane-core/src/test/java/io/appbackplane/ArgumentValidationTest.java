@@ -137,10 +137,10 @@ class ArgumentValidationTest {
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'orders'")
                 .hasMessageContaining("unique");
-        assertThat(backplane.components()).containsExactly(first);
+        assertThat(backplane.components()).containsExactly(backplane.self(), first);
         assertThat(backplane.component("orders")).containsSame(first);
         assertThat(first.outstandingLimit()).isEqualTo(ComponentSpec.DEFAULT_OUTSTANDING_LIMIT);
-        assertThat(backplane.statistics().components()).hasSize(1);
+        assertThat(backplane.statistics().components()).hasSize(2); // the backplane's own component and 'orders'
     }
 
     @Test

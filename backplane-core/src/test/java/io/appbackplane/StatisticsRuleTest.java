@@ -128,8 +128,10 @@ class StatisticsRuleTest {
         assertThat(done.priorities().get(1).counts()).isEqualTo(appCounts);
         assertThat(done.priorities().get(2).counts()).isEqualTo(otherCounts);
         assertThat(done.totals()).isEqualTo(new ActionCounts(4, 1, 2, 1, 4, 1, ms(56), ms(35), ms(33), ms(20)));
-        assertThat(done.components()).extracting(ComponentStatistics::name).containsExactly("app", "other");
-        assertThat(done.components().get(1)).isEqualTo(new ComponentStatistics("other", 0, 1, 0, 0, otherCounts));
+        // The backplane's own component ("stats") comes first; it ran nothing here.
+        assertThat(done.components()).extracting(ComponentStatistics::name).containsExactly("stats", "app", "other");
+        assertThat(done.components().get(2)).isEqualTo(new ComponentStatistics(
+                "other", 0, 1, 0, 0, otherCounts, ComponentState.START, java.util.List.of(), java.util.List.of()));
 
         assertThat(slowActions).singleElement().isEqualTo(
                 new BackplaneListener.SlowAction("stats", "app", "a", 1, ms(20), ms(15)));

@@ -10,9 +10,11 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
+import io.appbackplane.ComponentState;
 import io.appbackplane.ComponentStatistics;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.PriorityStatistics;
+import io.appbackplane.PublishResult;
 import io.appbackplane.Stepper;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +76,9 @@ public final class DefaultBackplane implements Backplane {
     private final LongAdder finishedWhileDraining = new LongAdder();
     private final AtomicLong failedAtShutdown = new AtomicLong();
     private final CompletableFuture<ShutdownReport> shutdownFuture = new CompletableFuture<>();
+    private final DefaultComponent self;
+    private final ModuleDriver modules = new ModuleDriver(this);
+    private final Topics topics = new Topics();
     private final AtomicReference<TimerService.Task> drainDeadline = new AtomicReference<>();
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
@@ -96,6 +101,9 @@ public final class DefaultBackplane implements Backplane {
         this.timers = new TimerService(name, clock);
         this.stepper = stepMode ? new StepDriver(this) : null;
         this.workers = stepMode ? null : new WorkerPool(this, scheduler, policy.threads());
+        this.self = new DefaultComponent(this, ComponentSpec.named(name), ready);
+        components.add(self);
+        componentsByName.put(name, self);
         PriorityInheritance.register(ready);
         nextTickDeadline = now + policy.integrationPeriod().toNanos();
         timers.schedule(nextTickDeadline, this::realTick);
@@ -134,7 +142,7 @@ public final class DefaultBackplane implements Backplane {
         DefaultComponent component = new DefaultComponent(this, spec, ready);
         if (componentsByName.putIfAbsent(spec.name(), component) != null) {
             throw new IllegalArgumentException("backplane '" + name + "' already has a component named '" + spec.name()
-                    + "'; component names must be unique within a backplane");
+                    + "'; component names must be unique within a backplane (its own component has the backplane's name)");
         }
         components.add(component);
         return component;
@@ -147,6 +155,38 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public Collection<BackplaneComponent> components() {
+        return List.copyOf(components);
+    }
+
+    @Override
+    public BackplaneComponent self() {
+        return self;
+    }
+
+    @Override
+    public ComponentState state() {
+        return self.state();
+    }
+
+    @Override
+    public CompletableFuture<Void> moveTo(ComponentState target) {
+        Objects.requireNonNull(target, "target state must not be null");
+        return modules.moveTo(target);
+    }
+
+    @Override
+    public PublishResult publish(String topic, Object event) {
+        Objects.requireNonNull(topic, "topic must not be null");
+        Objects.requireNonNull(event, "event must not be null");
+        return topics.publish(topic, event);
+    }
+
+    Topics topics() {
+        return topics;
+    }
+
+    /** The backplane's own component first, then the installed ones in installation order. */
+    List<DefaultComponent> componentsIncludingSelf() {
         return List.copyOf(components);
     }
 
@@ -197,18 +237,19 @@ public final class DefaultBackplane implements Backplane {
     // ---------------------------------------------------------------- admission and accounting
 
     /** Counts a request into the backplane total, or throws its rejection. */
-    void admit(DefaultComponent component, int priority) {
+    void admit(DefaultComponent component, Request request) {
         int total = outstanding.incrementAndGet(); // first, so shutdown cannot miss it (class comment)
-        if (state.get() != RUNNING) {
+        int s = state.get();
+        if (s == STOPPED || (s == DRAINING && !request.system)) {
             outstanding.decrementAndGet();
             checkDrained();
-            throw component.reject(priority, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
+            throw component.reject(request, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
                     + " new work (component '" + component.name() + "')");
         }
         int limit = policy.outstandingLimit();
-        if (total > limit) {
+        if (total > limit && !request.system) {
             outstanding.decrementAndGet();
-            throw component.reject(priority, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
+            throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
                     + " outstanding-operation limit (" + limit + "); back off and retry later");
         }
     }
@@ -231,6 +272,9 @@ public final class DefaultBackplane implements Backplane {
     void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
         component.counters.actionRan(queueTime, runTime);
         priorityCounters[node.priority].actionRan(queueTime, runTime);
+        if (node.request.endpoint != null) {
+            node.request.endpoint.actionRan(queueTime, runTime);
+        }
     }
 
     ActionCounters priorityCounters(int priority) {

@@ -12,8 +12,19 @@ import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectReleasedException;
 import io.appbackplane.TimerHandle;
+import io.appbackplane.ActionEndpoint;
+import io.appbackplane.ComponentState;
+import io.appbackplane.ComponentStateException;
+import io.appbackplane.EndpointSpec;
+import io.appbackplane.EndpointStatistics;
+import io.appbackplane.StateHook;
+import io.appbackplane.TimerSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -44,6 +55,11 @@ final class DefaultComponent implements BackplaneComponent {
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile int outstandingLimit;
     final ActionCounters counters = new ActionCounters();
+    private final Set<String> dependencies;
+    private final Map<ComponentState, List<StateHook>> hooks;
+    private volatile ComponentState state = ComponentState.START;
+    private final ConcurrentHashMap<String, DefaultEndpoint<?, ?>> endpoints = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, TimerEndpoint> timerEndpoints = new ConcurrentHashMap<>();
 
     DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
         this.backplane = backplane;
@@ -51,6 +67,8 @@ final class DefaultComponent implements BackplaneComponent {
         this.makeRoom = spec.makeRoom();
         this.outstandingLimit = spec.outstandingLimit();
         this.objectFactory = key -> new WorkObject(this, key, ready);
+        this.dependencies = spec.dependencies();
+        this.hooks = spec.hooks();
     }
 
     @Override
@@ -71,7 +89,7 @@ final class DefaultComponent implements BackplaneComponent {
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> submit(Object key, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        dispatch(null, key, priority, action, future, null);
+        dispatch(null, request(key, priority, future, null, null, false), action);
         return (CompletableFuture<T>) future;
     }
 
@@ -79,8 +97,15 @@ final class DefaultComponent implements BackplaneComponent {
     @SuppressWarnings("unchecked")
     <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        dispatch(object, object.key, priority, action, future, null);
+        dispatch(object, request(object.key, priority, future, null, null, false), action);
         return (CompletableFuture<T>) future;
+    }
+
+    /** An endpoint's request: to {@code pinned} (a pool member) or the object for {@code key}. */
+    void dispatchFor(DefaultEndpoint<?, ?> endpoint, WorkObject pinned, Object key, int priority, Action<?> action,
+            CompletableFuture<Object> future) {
+        Object target = pinned != null ? pinned.key : key;
+        dispatch(pinned, request(target, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
     }
 
     @Override
@@ -143,27 +168,34 @@ final class DefaultComponent implements BackplaneComponent {
 
     @Override
     public void execute(Object key, int priority, Action<?> action) {
-        dispatch(null, key, priority, action, null, null);
+        dispatch(null, request(key, priority, null, null, null, false), action);
     }
 
     void dispatchTimerFiring(Object key, int priority, Action<?> action, ScheduledTimer timer) {
-        dispatch(null, key, priority, action, null, timer);
+        dispatch(null, request(key, priority, null, timer, null, false), action);
+    }
+
+    private Request request(Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
+            ActionCounters endpoint, boolean system) {
+        Objects.requireNonNull(key, "object key must not be null");
+        return new Request(this, key, priority, future, timer, endpoint, system);
     }
 
     /**
      * Admits a request and queues its first action, in the caller's thread (rule 10).
      *
-     * @param pinned the object of an {@link ObjectHandle}, or null to look the key up
+     * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
      */
-    private void dispatch(WorkObject pinned, Object key, int priority, Action<?> action,
-            CompletableFuture<Object> future, ScheduledTimer timer) {
-        Objects.requireNonNull(key, "object key must not be null");
+    private void dispatch(WorkObject pinned, Request request, Action<?> action) {
         Objects.requireNonNull(action, "action must not be null");
-        backplane.policy().checkPriority(priority);
+        int priority = backplane.policy().checkPriority(request.priority);
+        Object key = request.key;
         counters.submitted.increment();
         backplane.priorityCounters(priority).submitted.increment();
-        admit(priority);
-        Request request = new Request(this, key, priority, future, timer);
+        if (request.endpoint != null) {
+            request.endpoint.submitted.increment();
+        }
+        admit(request);
         ActionNode node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
         while (true) {
             WorkObject object = pinned != null ? pinned : objects.computeIfAbsent(key, objectFactory);
@@ -189,9 +221,16 @@ final class DefaultComponent implements BackplaneComponent {
         }
     }
 
-    /** Counts the request in, or throws the rejection that tells the caller to back off. */
-    private void admit(int priority) {
-        backplane.admit(this, priority); // backplane-wide: closed? total limit?
+    /**
+     * Counts the request in, or throws the rejection that tells the caller to back off. A system
+     * request (a state transition) is exempt from the limits and is admitted while draining.
+     */
+    private void admit(Request request) {
+        backplane.admit(this, request); // backplane-wide: closed? total limit?
+        if (request.system) {
+            outstanding.incrementAndGet();
+            return;
+        }
         boolean askedForRoom = false;
         while (true) {
             int n = outstanding.get();
@@ -203,38 +242,57 @@ final class DefaultComponent implements BackplaneComponent {
             }
             if (!askedForRoom) {
                 askedForRoom = true;
-                if (askForRoom(priority)) {
+                if (askForRoom(request)) {
                     continue;
                 }
             }
             backplane.unadmit();
-            throw reject(priority, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
+            throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
                     + "' is at its outstanding-operation limit (" + outstandingLimit
                     + ") and could not make room; back off and retry later");
         }
     }
 
-    private boolean askForRoom(int priority) {
+    private boolean askForRoom(Request request) {
         try {
             return makeRoom.makeRoom(this);
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
-            counters.rejected.increment();
-            backplane.priorityCounters(priority).rejected.increment();
+            countRejected(request);
             throw e;
         }
     }
 
-    BackplaneRejectedException reject(int priority, Reason reason, String message) {
-        counters.rejected.increment();
-        backplane.priorityCounters(priority).rejected.increment();
+    /** Counts {@code request} as rejected and returns the exception that tells its caller. */
+    BackplaneRejectedException reject(Request request, Reason reason, String message) {
+        countRejected(request);
         return new BackplaneRejectedException(reason, backplane.name(), name, message);
+    }
+
+    private void countRejected(Request request) {
+        counters.rejected.increment();
+        backplane.priorityCounters(request.priority).rejected.increment();
+        if (request.endpoint != null) {
+            request.endpoint.rejected.increment();
+        }
+    }
+
+    /** Rejects an endpoint request because of the component's state (it never became a request). */
+    BackplaneRejectedException rejectForState(DefaultEndpoint<?, ?> endpoint, String message) {
+        counters.submitted.increment();
+        counters.rejected.increment();
+        endpoint.counters.submitted.increment();
+        endpoint.counters.rejected.increment();
+        return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message);
     }
 
     /** Called exactly once per accepted request, by {@link Request}. */
     void requestFinished(Request request, boolean success) {
         outstanding.decrementAndGet();
         counters.finished(success);
+        if (request.endpoint != null) {
+            request.endpoint.finished(success);
+        }
         backplane.requestFinished(request, success);
     }
 
@@ -307,7 +365,7 @@ final class DefaultComponent implements BackplaneComponent {
             throw new IllegalArgumentException("timer delay " + initialDelay + " is invalid; allowed: zero or positive");
         }
         backplane.policy().checkPriority(priority);
-        ScheduledTimer timer = new ScheduledTimer(this, key, priority, action, mode, period.toNanos());
+        ScheduledTimer timer = new ScheduledTimer(this, key, priority, action, mode, period.toNanos(), null);
         backplane.timerStarted(timer);
         timer.start(backplane.clock().nanoTime() + initialDelay.toNanos());
         return timer;
@@ -354,8 +412,118 @@ final class DefaultComponent implements BackplaneComponent {
     }
 
     @Override
+    public ComponentState state() {
+        return state;
+    }
+
+    @Override
+    public Set<String> dependencies() {
+        return dependencies;
+    }
+
+    /**
+     * Enters {@code to}: runs the state's hooks, then switches the state and the timer endpoints,
+     * as one action on the component's own object (so it is ordered with the component's work).
+     *
+     * @return completes when the component is in {@code to}; fails with a {@link
+     *     ComponentStateException} naming the component and state if a hook failed
+     */
+    CompletableFuture<Void> transition(ComponentState to) {
+        CompletableFuture<Object> done = new CompletableFuture<>();
+        try {
+            dispatch(null, request(COMPONENT_KEY, 0, done, null, null, true), context -> {
+                ComponentState from = state;
+                for (StateHook hook : hooks.getOrDefault(to, List.of())) {
+                    try {
+                        hook.onEnter(context, from, to);
+                    } catch (Exception | Error e) {
+                        throw new ComponentStateException(name, to, "component '" + name + "' failed to enter " + to
+                                + " (from " + from + "): " + e, e);
+                    }
+                }
+                state = to;
+                for (TimerEndpoint timer : timerEndpoints.values()) {
+                    timer.stateChanged();
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return done.thenApply(ignored -> null);
+    }
+
+    @Override
+    public <Q, R> ActionEndpoint<Q, R> endpoint(EndpointSpec<Q, R> spec) {
+        Objects.requireNonNull(spec, "endpoint spec must not be null");
+        DefaultEndpoint<Q, R> endpoint = new DefaultEndpoint<>(this, spec);
+        if (endpoints.putIfAbsent(spec.name(), endpoint) != null) {
+            throw new IllegalArgumentException("component '" + name + "' already has an endpoint named '" + spec.name()
+                    + "'; endpoint names must be unique within a component");
+        }
+        return endpoint;
+    }
+
+    @Override
+    public Collection<ActionEndpoint<?, ?>> endpoints() {
+        return List.copyOf(endpoints.values());
+    }
+
+    @Override
+    public TimerHandle timer(TimerSpec spec) {
+        Objects.requireNonNull(spec, "timer spec must not be null");
+        backplane.policy().checkPriority(spec.priority());
+        TimerEndpoint timer = new TimerEndpoint(this, spec);
+        if (timerEndpoints.putIfAbsent(spec.name(), timer) != null) {
+            throw new IllegalArgumentException("component '" + name + "' already has a timer named '" + spec.name()
+                    + "'; timer names must be unique within a component");
+        }
+        timer.stateChanged(); // starts at once if the component is already in an accepting state
+        return timer;
+    }
+
+    /** Starts the scheduled timer behind a timer endpoint. */
+    ScheduledTimer startTimer(TimerSpec spec) {
+        Object key = spec.key() != null ? spec.key() : COMPONENT_KEY;
+        ScheduledTimer.Mode mode = switch (spec.kind()) {
+            case ONCE -> ScheduledTimer.Mode.ONCE;
+            case FIXED_RATE -> ScheduledTimer.Mode.FIXED_RATE;
+            case FIXED_DELAY -> ScheduledTimer.Mode.FIXED_DELAY;
+            case COMPUTED_DELAY -> ScheduledTimer.Mode.COMPUTED_DELAY;
+        };
+        ScheduledTimer timer = new ScheduledTimer(this, key, spec.priority(), spec.action(), mode, spec.period().toNanos(),
+                spec.nextDelay());
+        backplane.timerStarted(timer);
+        Duration first = spec.kind() == TimerSpec.Kind.COMPUTED_DELAY ? spec.nextDelay().get() : spec.initialDelay();
+        if (first == null) {
+            timer.cancel();
+        } else {
+            timer.start(backplane.clock().nanoTime() + Math.max(0, first.toNanos()));
+        }
+        return timer;
+    }
+
+    @Override
+    public <E> Subscription subscribe(String topic, Class<E> eventType, ActionEndpoint<? super E, ?> endpoint) {
+        Objects.requireNonNull(topic, "topic must not be null");
+        Objects.requireNonNull(eventType, "event type must not be null");
+        Objects.requireNonNull(endpoint, "endpoint must not be null");
+        if (endpoint.component() != this || !(endpoint instanceof DefaultEndpoint<? super E, ?> own)) {
+            throw new IllegalArgumentException("endpoint " + endpoint + " does not belong to component '" + name
+                    + "'; allowed: an endpoint registered with this component's endpoint(...)");
+        }
+        return backplane.topics().subscribe(topic, eventType, own);
+    }
+
+    @Override
     public ComponentStatistics statistics() {
-        return new ComponentStatistics(name, outstanding.get(), outstandingLimit, objects.size(), waiting.get(), counters.snapshot());
+        List<EndpointStatistics> endpointStats = new ArrayList<>();
+        for (DefaultEndpoint<?, ?> endpoint : endpoints.values()) {
+            endpointStats.add(endpoint.statistics());
+        }
+        endpointStats.sort(java.util.Comparator.comparing(EndpointStatistics::name));
+        return new ComponentStatistics(name, outstanding.get(), outstandingLimit, objects.size(), waiting.get(),
+                counters.snapshot(), state, List.copyOf(dependencies), endpointStats);
     }
 
     @Override
@@ -390,7 +558,7 @@ final class DefaultComponent implements BackplaneComponent {
                         + "' was released; get a new one with component.object(key)");
             }
             CompletableFuture<Object> future = new CompletableFuture<>();
-            dispatch(object, object.key, priority, action, future, null);
+            dispatch(object, request(object.key, priority, future, null, null, false), action);
             return (CompletableFuture<T>) future;
         }
 

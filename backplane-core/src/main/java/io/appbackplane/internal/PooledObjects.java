@@ -52,7 +52,7 @@ final class PooledObjects implements ObjectPool {
         return component.submitTo(leastLoaded(), priority, action);
     }
 
-    private WorkObject leastLoaded() {
+    WorkObject leastLoaded() {
         WorkObject best = objects[0];
         int bestLoad = Integer.MAX_VALUE;
         for (WorkObject object : objects) {

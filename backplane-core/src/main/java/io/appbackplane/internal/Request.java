@@ -29,16 +29,23 @@ final class Request {
     final CompletableFuture<Object> future;
     /** The timer this request is a firing of, or null. */
     final ScheduledTimer timer;
+    /** The counters of the endpoint the request came through, or null. */
+    final ActionCounters endpoint;
+    /** A state transition: exempt from limits, admitted while draining. */
+    final boolean system;
 
     @SuppressWarnings("unused") // accessed through FINISHED
     private volatile boolean finished;
 
-    Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer) {
+    Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
+            ActionCounters endpoint, boolean system) {
         this.component = component;
         this.key = key;
         this.priority = priority;
         this.future = future;
         this.timer = timer;
+        this.endpoint = endpoint;
+        this.system = system;
     }
 
     void complete(Object value) {

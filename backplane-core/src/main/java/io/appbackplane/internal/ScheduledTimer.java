@@ -3,7 +3,9 @@ package io.appbackplane.internal;
 import io.appbackplane.Action;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.TimerHandle;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A one-shot or repeating timer whose firings are actions on one object (DESIGN rule 13). The timer
@@ -16,7 +18,9 @@ final class ScheduledTimer implements TimerHandle {
     enum Mode {
         ONCE,
         FIXED_RATE,
-        FIXED_DELAY
+        FIXED_DELAY,
+        /** Like FIXED_DELAY with the delay asked from a supplier each time (null stops the timer). */
+        COMPUTED_DELAY
     }
 
     private static final System.Logger LOG = System.getLogger(ScheduledTimer.class.getName());
@@ -27,6 +31,7 @@ final class ScheduledTimer implements TimerHandle {
     private final Action<?> action;
     private final Mode mode;
     private final long periodNanos;
+    private final Supplier<Duration> nextDelay;
     private final AtomicLong firings = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
     /** A firing was queued and has not finished; set by the timer, cleared by its request. */
@@ -35,13 +40,15 @@ final class ScheduledTimer implements TimerHandle {
     private volatile TimerService.Task task;
     private long deadline; // confined to the timer thread (or the manual clock's caller)
 
-    ScheduledTimer(DefaultComponent component, Object key, int priority, Action<?> action, Mode mode, long periodNanos) {
+    ScheduledTimer(DefaultComponent component, Object key, int priority, Action<?> action, Mode mode, long periodNanos,
+            Supplier<Duration> nextDelay) {
         this.component = component;
         this.key = key;
         this.priority = priority;
         this.action = action;
         this.mode = mode;
         this.periodNanos = periodNanos;
+        this.nextDelay = nextDelay;
     }
 
     void start(long firstDeadline) {
@@ -84,9 +91,18 @@ final class ScheduledTimer implements TimerHandle {
     /** Called when a firing's request finishes (on a worker, or by shutdown). */
     void firingFinished() {
         outstanding = false;
-        if (mode == Mode.FIXED_DELAY && !cancelled) {
+        if ((mode == Mode.FIXED_DELAY || mode == Mode.COMPUTED_DELAY) && !cancelled) {
+            long delay = periodNanos;
+            if (mode == Mode.COMPUTED_DELAY) {
+                Duration next = nextDelay.get();
+                if (next == null) {
+                    cancel(); // the schedule has no next firing
+                    return;
+                }
+                delay = Math.max(0, next.toNanos());
+            }
             long now = component.backplaneImpl().clock().nanoTime();
-            deadline = now + periodNanos;
+            deadline = now + delay;
             task = component.backplaneImpl().timers().schedule(deadline, this::fire);
         }
     }
