@@ -123,6 +123,13 @@ public interface Backplane extends AutoCloseable {
      */
     CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout);
 
+    /**
+     * Whether the calling thread is running this backplane's work: one of its workers, or the
+     * thread driving its {@link Stepper}. Blocking on this backplane's own results there would
+     * deadlock.
+     */
+    boolean isWorkerThread();
+
     /** Whether {@link #shutdown} has been called. */
     boolean isShutdown();
 

@@ -396,6 +396,14 @@ public final class DefaultBackplane implements Backplane {
         return shutdownFuture;
     }
 
+    /** The backplane whose work the current thread runs (set by workers and by the step driver). */
+    static final ThreadLocal<DefaultBackplane> CURRENT = new ThreadLocal<>();
+
+    @Override
+    public boolean isWorkerThread() {
+        return CURRENT.get() == this;
+    }
+
     @Override
     public boolean isShutdown() {
         return state.get() != RUNNING;
@@ -477,10 +485,8 @@ public final class DefaultBackplane implements Backplane {
     public BackplaneStatistics statistics() {
         BackplanePolicy current = policy;
         List<PriorityStatistics> priorities = new ArrayList<>(current.priorities());
-        List<ActionCounts> priorityCounts = new ArrayList<>(current.priorities());
         for (int p = 0; p < current.priorities(); p++) {
             ActionCounts counts = priorityCounters[p].snapshot();
-            priorityCounts.add(counts);
             priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts));
         }
         List<ComponentStatistics> componentStats = new ArrayList<>();
@@ -499,7 +505,8 @@ public final class DefaultBackplane implements Backplane {
         int idle = workers == null ? 0 : workers.idle();
         return new BackplaneStatistics(name, current, threads, busy, idle, priorities, cpuStats, realTicks.get(),
                 quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.get(),
-                ActionCounters.sum(priorityCounts), componentStats);
+                // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
+                ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats);
     }
 
     /** Checks every object's invariants; for tests, on a quiescent backplane. */

@@ -456,10 +456,14 @@ final class DefaultComponent implements BackplaneComponent {
     @Override
     public <Q, R> ActionEndpoint<Q, R> endpoint(EndpointSpec<Q, R> spec) {
         Objects.requireNonNull(spec, "endpoint spec must not be null");
+        String duplicate = "component '" + name + "' already has an endpoint named '" + spec.name()
+                + "'; endpoint names must be unique within a component";
+        if (endpoints.containsKey(spec.name())) { // before construction: a duplicate pooled endpoint is no pool-size clash
+            throw new IllegalArgumentException(duplicate);
+        }
         DefaultEndpoint<Q, R> endpoint = new DefaultEndpoint<>(this, spec);
         if (endpoints.putIfAbsent(spec.name(), endpoint) != null) {
-            throw new IllegalArgumentException("component '" + name + "' already has an endpoint named '" + spec.name()
-                    + "'; endpoint names must be unique within a component");
+            throw new IllegalArgumentException(duplicate);
         }
         return endpoint;
     }

@@ -79,7 +79,7 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
         component.dispatchFor(null, null, BackplaneComponent.DIGESTER_KEY, BackplaneComponent.DIGESTER_PRIORITY, context -> {
             Route route = spec.digester().route(context, request);
             Objects.requireNonNull(route, "the digester of endpoint '" + spec.name() + "' returned no route");
-            component.dispatchFor(this, null, route.key(), route.priority(), action, future);
+            component.dispatchFor(this, null, checkKey(route.key(), request), checkPriority(route.priority()), action, future);
             return null;
         }, future == null ? null : failuresOnly(future));
     }
@@ -104,7 +104,11 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
     }
 
     private Object key(Q request) {
-        Object key = spec.keyOf().apply(request);
+        return checkKey(spec.keyOf().apply(request), request);
+    }
+
+    /** The key a key function or digester computed, or an exception naming the endpoint. */
+    private Object checkKey(Object key, Q request) {
         if (key == null) {
             throw new IllegalArgumentException("endpoint '" + spec.name() + "' of component '" + component.name()
                     + "' computed a null object key for request " + request + "; allowed: a non-null key");
@@ -113,7 +117,11 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
     }
 
     private int priority(Q request) {
-        int priority = spec.priorityOf().applyAsInt(request);
+        return checkPriority(spec.priorityOf().applyAsInt(request));
+    }
+
+    /** The priority a priority function or digester computed, or an exception naming the endpoint. */
+    private int checkPriority(int priority) {
         int priorities = component.backplaneImpl().policy().priorities();
         if (priority < 0 || priority >= priorities) {
             throw new IllegalArgumentException("endpoint '" + spec.name() + "' of component '" + component.name()

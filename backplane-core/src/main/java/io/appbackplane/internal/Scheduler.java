@@ -189,6 +189,9 @@ final class Scheduler {
     private void slowAction(WorkObject object, ActionNode node, long runTime) {
         object.component.counters.slowActions.increment();
         backplane.priorityCounters(node.priority).slowActions.increment();
+        if (node.request.endpoint != null) {
+            node.request.endpoint.slowActions.increment();
+        }
         backplane.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(), object.key,
                 node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
     }

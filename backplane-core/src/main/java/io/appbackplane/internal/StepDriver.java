@@ -11,17 +11,29 @@ final class StepDriver implements Stepper {
 
     private static final int RUNAWAY_LIMIT = 10_000_000;
 
+    private final DefaultBackplane backplane;
     private final Scheduler scheduler;
     private final RunContext context;
     private WorkObject current;
 
     StepDriver(DefaultBackplane backplane) {
+        this.backplane = backplane;
         this.scheduler = backplane.scheduler();
         this.context = new RunContext(backplane);
     }
 
     @Override
     public Step runNext() {
+        DefaultBackplane previous = DefaultBackplane.CURRENT.get();
+        DefaultBackplane.CURRENT.set(backplane);
+        try {
+            return step();
+        } finally {
+            DefaultBackplane.CURRENT.set(previous);
+        }
+    }
+
+    private Step step() {
         WorkObject object = current;
         if (object != null && scheduler.redecideTurn(context, object) != WorkObject.CONTINUE) {
             object = current = null; // more urgent work arrived since the last step: end the turn
@@ -42,7 +54,7 @@ final class StepDriver implements Stepper {
         ReadyEntry after = scheduler.runTurnStep(context, object);
         current = after == WorkObject.CONTINUE ? object : null;
         if (context.turnActions == before) {
-            return runNext(); // the object's work was cancelled before it ran: look again
+            return step(); // the object's work was cancelled before it ran: look again
         }
         ActionNode node = context.node();
         return new Step(Kind.RAN, object.component.name(), object.key, node.priority);

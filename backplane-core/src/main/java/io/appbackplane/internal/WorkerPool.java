@@ -129,6 +129,7 @@ final class WorkerPool {
 
         @Override
         public void run() {
+            DefaultBackplane.CURRENT.set(backplane);
             try {
                 while (!shouldExit()) {
                     ReadyEntry entry = scheduler.select();

@@ -1,0 +1,97 @@
+package io.appbackplane.spring.actuate;
+
+import io.appbackplane.ActionCounts;
+import io.appbackplane.BackplanePolicy;
+import io.appbackplane.BackplaneStatistics;
+import io.appbackplane.ComponentStatistics;
+import io.appbackplane.EndpointStatistics;
+import io.appbackplane.PriorityStatistics;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What {@code /actuator/backplane/{name}} shows of one backplane: immutable, JSON-friendly
+ * (durations in milliseconds), and free of payloads — only names, counts and times.
+ */
+public record BackplaneDescriptor(
+        String name,
+        String state,
+        Policy policy,
+        Threads threads,
+        List<Priority> priorities,
+        Cpu cpu,
+        int readyObjects,
+        int waitingObjects,
+        int outstanding,
+        long realTicks,
+        long virtualTicks,
+        Counts totals,
+        List<Component> components) {
+
+    static BackplaneDescriptor of(String state, BackplaneStatistics s) {
+        BackplanePolicy p = s.policy();
+        return new BackplaneDescriptor(
+                s.name(),
+                state,
+                new Policy(p.priorities(), p.threads(), p.cpuLimit().toString(), millis(p.integrationPeriod()), p.cpuBudgetSlices(),
+                        millis(p.slowActionThreshold()), p.actionsPerTurn(), p.outstandingLimit()),
+                new Threads(s.threads(), s.busyThreads(), s.idleThreads()),
+                s.priorities().stream().map(Priority::of).toList(),
+                new Cpu(s.cpu().limit().toString(), s.cpu().budgetPerPeriod() == null ? null : millis(s.cpu().budgetPerPeriod()),
+                        millis(s.cpu().usedThisPeriod()), millis(s.cpu().usedLastPeriod()), millis(s.cpu().throttledTime())),
+                s.readyObjects(),
+                s.waitingObjects(),
+                s.outstanding(),
+                s.realTicks(),
+                s.virtualTicks(),
+                Counts.of(s.totals()),
+                s.components().stream().map(Component::of).toList());
+    }
+
+    /** The policy in force. */
+    public record Policy(int priorities, int threads, String cpuLimit, double integrationPeriodMs, int cpuBudgetSlices,
+            double slowActionThresholdMs, int actionsPerTurn, int operationLimit) {}
+
+    /** Worker threads. */
+    public record Threads(int total, int busy, int idle) {}
+
+    /** One priority: quota (null when unlimited), its use this period, ready queue depth. */
+    public record Priority(int priority, Integer quota, int usedThisPeriod, int readyDepth, Counts counts) {
+        static Priority of(PriorityStatistics p) {
+            return new Priority(p.priority(), p.unlimited() ? null : p.quota(), p.usedThisPeriod(), p.readyDepth(), Counts.of(p.counts()));
+        }
+    }
+
+    /** CPU limit and use. */
+    public record Cpu(String limit, Double budgetPerPeriodMs, double usedThisPeriodMs, double usedLastPeriodMs, double throttledMs) {}
+
+    /** One component. */
+    public record Component(String name, String state, List<String> dependencies, int outstanding, int operationLimit,
+            int objects, int waitingObjects, Counts counts, List<Endpoint> endpoints) {
+        static Component of(ComponentStatistics c) {
+            return new Component(c.name(), c.state().name(), c.dependencies(), c.outstanding(), c.outstandingLimit(),
+                    c.objects(), c.waitingObjects(), Counts.of(c.counts()), c.endpoints().stream().map(Endpoint::of).toList());
+        }
+    }
+
+    /** One endpoint. */
+    public record Endpoint(String name, Counts counts) {
+        static Endpoint of(EndpointStatistics e) {
+            return new Endpoint(e.name(), Counts.of(e.counts()));
+        }
+    }
+
+    /** Request and action counts with mean and max times. */
+    public record Counts(long submitted, long completed, long failed, long rejected, long outstanding, long actionsRun,
+            long slowActions, double meanQueueMs, double maxQueueMs, double meanRunMs, double maxRunMs) {
+        static Counts of(ActionCounts c) {
+            return new Counts(c.submitted(), c.completed(), c.failed(), c.rejected(), c.outstanding(), c.actionsRun(),
+                    c.slowActions(), millis(c.meanQueueTime()), millis(c.maxQueueTime()), millis(c.meanRunTime()),
+                    millis(c.maxRunTime()));
+        }
+    }
+
+    private static double millis(Duration d) {
+        return d.toNanos() / 1_000_000.0;
+    }
+}

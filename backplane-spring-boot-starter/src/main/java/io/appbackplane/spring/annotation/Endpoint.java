@@ -1,0 +1,49 @@
+package io.appbackplane.spring.annotation;
+
+import io.appbackplane.ComponentState;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes a method of an {@link AppComponent} an endpoint. A call through the bean is dispatched in
+ * the caller's thread as an action on an object of the component — the object for the argument
+ * marked {@link ObjectKey} (calls for one key run one at a time, in order), else the component's
+ * own object, or a pool of {@link #poolSize()} objects — and the method body runs on a backplane
+ * worker.
+ *
+ * <p>Return types: {@code CompletableFuture}/{@code CompletionStage} complete when the action —
+ * and the future the method itself returns, awaited as a reply without holding a thread — has
+ * completed; {@code void} is fire-and-forget (failures are counted and logged); any other type
+ * blocks the caller until the action completes, except on a worker of the same backplane, where it
+ * fails at once (blocking there could deadlock): return a {@code CompletableFuture} instead.
+ *
+ * <p>Calls from the bean to its own methods ({@code this.other()}) do not go through the proxy and
+ * run directly, as with other Spring proxies.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Endpoint {
+
+    /** The endpoint's name; defaults to the method name. */
+    String name() default "";
+
+    /** The priority, 0 the most urgent (default 1). */
+    int priority() default 1;
+
+    /** The component states in which calls are accepted (default PRIMARY). */
+    ComponentState[] states() default {ComponentState.PRIMARY};
+
+    /** Serve calls with a pool of this many equivalent objects (rule 12); 0 for none. */
+    int poolSize() default 0;
+
+    /**
+     * The name of a method of the same bean, taking the same parameters and returning an {@link
+     * io.appbackplane.Route}, that decides object and priority inside the backplane on the
+     * component's digester object (rule 10); empty for none.
+     */
+    String digester() default "";
+}

@@ -1,0 +1,43 @@
+package io.appbackplane.spring.autoconfigure;
+
+import io.appbackplane.BackplaneListener;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * The backplanes, the {@code @AppComponent} post-processor, the lifecycle that brings components up
+ * and down with the context, and the event router (DESIGN §4).
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(BackplaneProperties.class)
+public final class BackplaneAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    BackplaneRegistry backplaneRegistry(BackplaneProperties properties, ObjectProvider<BackplaneListener> listeners) {
+        return new BackplaneRegistry(properties, listeners.orderedStream().toList());
+    }
+
+    @Bean
+    static AppComponentPostProcessor backplaneAppComponentPostProcessor(ObjectProvider<BackplaneRegistry> registry,
+            ObjectProvider<BackplaneProperties> properties) {
+        return new AppComponentPostProcessor(registry, properties);
+    }
+
+    @Bean
+    BackplaneLifecycle backplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Environment environment) {
+        Duration phaseTimeout = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class,
+                Duration.ofSeconds(30));
+        return new BackplaneLifecycle(registry, properties, phaseTimeout);
+    }
+
+    @Bean
+    EventEndpointRouter backplaneEventEndpointRouter(AppComponentPostProcessor components) {
+        return new EventEndpointRouter(components);
+    }
+}

@@ -1,0 +1,111 @@
+package io.appbackplane.spring.autoconfigure;
+
+import io.appbackplane.Backplane;
+import io.appbackplane.ComponentState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Ties the backplanes' module states to the Spring lifecycle (DESIGN §4). Starts before the web
+ * server takes traffic: every backplane moves its components up, in dependency order, to the
+ * configured role; a failure fails start-up. Stops after the web server's graceful shutdown: every
+ * backplane moves its components DOWN (endpoints stop accepting), drains accepted work within the
+ * shutdown phase's timeout, and fails whatever is left — nothing accepted is silently dropped.
+ */
+final class BackplaneLifecycle implements SmartLifecycle {
+
+    /** Before the web server (which starts at MAX-2048 and stops gracefully at MAX-1024). */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackplaneLifecycle.class);
+
+    private final BackplaneRegistry registry;
+    private final ComponentState role;
+    private final Duration startupTimeout;
+    private final Duration drainTimeout;
+    private volatile boolean running;
+
+    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Duration shutdownPhaseTimeout) {
+        this.registry = registry;
+        this.role = properties.getRole() == BackplaneProperties.Role.SECONDARY ? ComponentState.SECONDARY : ComponentState.PRIMARY;
+        this.startupTimeout = properties.getStartupTimeout();
+        // Leave Spring a fifth of its phase timeout to see the drain finish and fail what is left.
+        this.drainTimeout = shutdownPhaseTimeout.multipliedBy(4).dividedBy(5);
+    }
+
+    @Override
+    public void start() {
+        List<CompletableFuture<Void>> moves = new ArrayList<>();
+        for (Backplane backplane : registry.all().values()) {
+            moves.add(backplane.moveTo(role)); // a missing dependency or cycle throws here, before anything moves
+        }
+        try {
+            CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new))
+                    .get(startupTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("backplane components did not reach " + role + " within backplane.startup-timeout ("
+                    + startupTimeout + "); component states: " + states(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while bringing backplane components up", e);
+        }
+        running = true;
+        LOG.info("Backplanes {} up: components in {}", registry.all().keySet(), role);
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        running = false;
+        List<CompletableFuture<?>> stops = new ArrayList<>();
+        for (Backplane backplane : registry.all().values()) {
+            stops.add(backplane.moveTo(ComponentState.DOWN)
+                    .handle((ignored, failure) -> {
+                        if (failure != null) {
+                            LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), failure.getMessage());
+                        }
+                        return null;
+                    })
+                    .thenCompose(ignored -> backplane.shutdown(drainTimeout))
+                    .whenComplete((report, failure) -> {
+                        if (report != null && report.failedAtShutdown() > 0) {
+                            LOG.warn("Backplane '{}': {} accepted requests did not finish within {} and were failed",
+                                    backplane.name(), report.failedAtShutdown(), drainTimeout);
+                        }
+                    }));
+        }
+        CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> callback.run());
+    }
+
+    @Override
+    public void stop() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        stop(() -> done.complete(null));
+        done.join();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private String states() {
+        StringBuilder sb = new StringBuilder();
+        registry.all().values().forEach(b -> b.components().forEach(c -> sb.append(c.name()).append('=').append(c.state()).append(' ')));
+        return sb.toString().trim();
+    }
+}

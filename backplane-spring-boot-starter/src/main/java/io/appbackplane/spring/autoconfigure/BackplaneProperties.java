@@ -1,0 +1,296 @@
+package io.appbackplane.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code backplane.*} configuration: named backplanes with shared templates, per-component
+ * settings and the node's role. Unset policy values fall back to the template, then to the core's
+ * defaults. Every value is checked at start-up; a bad one fails start-up naming the property and
+ * what is allowed.
+ */
+@ConfigurationProperties("backplane")
+public class BackplaneProperties {
+
+    /** Policy templates by name; the template "default" applies to every backplane that names none. */
+    private Map<String, Policy> configs = new LinkedHashMap<>();
+
+    /** Backplanes by name. The backplane "default" always exists, configured here or not. */
+    private Map<String, Instance> instances = new LinkedHashMap<>();
+
+    /** Per-component settings, by component name. */
+    private Map<String, Component> components = new LinkedHashMap<>();
+
+    /** The role this node's components are brought up to: primary or secondary. */
+    private Role role = Role.PRIMARY;
+
+    /** How long start-up waits for the components to reach their role. */
+    private Duration startupTimeout = Duration.ofSeconds(60);
+
+    /** Health indicator settings. */
+    private final Health health = new Health();
+
+    /** Web (HTTP 503) settings. */
+    private final Web web = new Web();
+
+    /** Micrometer settings. */
+    private final Metrics metrics = new Metrics();
+
+    public Map<String, Policy> getConfigs() {
+        return configs;
+    }
+
+    public void setConfigs(Map<String, Policy> configs) {
+        this.configs = configs;
+    }
+
+    public Map<String, Instance> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, Instance> instances) {
+        this.instances = instances;
+    }
+
+    public Map<String, Component> getComponents() {
+        return components;
+    }
+
+    public void setComponents(Map<String, Component> components) {
+        this.components = components;
+    }
+
+    public Role getRole() {
+        return role;
+    }
+
+    public void setRole(Role role) {
+        this.role = role;
+    }
+
+    public Duration getStartupTimeout() {
+        return startupTimeout;
+    }
+
+    public void setStartupTimeout(Duration startupTimeout) {
+        this.startupTimeout = startupTimeout;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    public Web getWeb() {
+        return web;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** The node's role. */
+    public enum Role {
+        /** Components are brought up to PRIMARY. */
+        PRIMARY,
+        /** Components are brought up to SECONDARY. */
+        SECONDARY
+    }
+
+    /** A backplane policy; every value optional. */
+    public static class Policy {
+
+        /** Worker threads, 1..4096. Default: the number of available processors. */
+        private Integer threads;
+
+        /** Number of priorities P (0..P-1, 0 the most urgent), 1..64. Default: 8. */
+        private Integer priorities;
+
+        /**
+         * Quotas of priorities 0, 1, ... (actions per period): positive numbers or "unlimited".
+         * Unlisted priorities keep their defaults: unlimited, 100, 50, 25, 12, 12, ...
+         */
+        private List<String> quotas;
+
+        /**
+         * CPU limit in cores per integration period: "0.5", "2", "500m" or "unlimited". Default:
+         * unlimited.
+         */
+        private String cpuLimit;
+
+        /** Integration period: quotas are replenished and CPU use reset at each tick, 1ms..1h. Default: 1s. */
+        private Duration integrationPeriod;
+
+        /** Slices the CPU budget of a period is released in, 1..1000. Default: 10. */
+        private Integer cpuBudgetSlices;
+
+        /** Actions running longer than this are reported as slow. Default: 100ms. */
+        private Duration slowActionThreshold;
+
+        /** Actions a worker may run on one object per turn, 1..1000. Default: 1. */
+        private Integer actionsPerTurn;
+
+        /** The most requests the backplane holds accepted but unfinished, over all components. Default: 1000000. */
+        private Integer operationLimit;
+
+        public Integer getThreads() {
+            return threads;
+        }
+
+        public void setThreads(Integer threads) {
+            this.threads = threads;
+        }
+
+        public Integer getPriorities() {
+            return priorities;
+        }
+
+        public void setPriorities(Integer priorities) {
+            this.priorities = priorities;
+        }
+
+        public List<String> getQuotas() {
+            return quotas;
+        }
+
+        public void setQuotas(List<String> quotas) {
+            this.quotas = quotas;
+        }
+
+        public String getCpuLimit() {
+            return cpuLimit;
+        }
+
+        public void setCpuLimit(String cpuLimit) {
+            this.cpuLimit = cpuLimit;
+        }
+
+        public Duration getIntegrationPeriod() {
+            return integrationPeriod;
+        }
+
+        public void setIntegrationPeriod(Duration integrationPeriod) {
+            this.integrationPeriod = integrationPeriod;
+        }
+
+        public Integer getCpuBudgetSlices() {
+            return cpuBudgetSlices;
+        }
+
+        public void setCpuBudgetSlices(Integer cpuBudgetSlices) {
+            this.cpuBudgetSlices = cpuBudgetSlices;
+        }
+
+        public Duration getSlowActionThreshold() {
+            return slowActionThreshold;
+        }
+
+        public void setSlowActionThreshold(Duration slowActionThreshold) {
+            this.slowActionThreshold = slowActionThreshold;
+        }
+
+        public Integer getActionsPerTurn() {
+            return actionsPerTurn;
+        }
+
+        public void setActionsPerTurn(Integer actionsPerTurn) {
+            this.actionsPerTurn = actionsPerTurn;
+        }
+
+        public Integer getOperationLimit() {
+            return operationLimit;
+        }
+
+        public void setOperationLimit(Integer operationLimit) {
+            this.operationLimit = operationLimit;
+        }
+    }
+
+    /** A backplane: a policy, based on a template. */
+    public static class Instance extends Policy {
+
+        /** The template (under backplane.configs) this backplane starts from. Default: "default". */
+        private String baseConfig;
+
+        public String getBaseConfig() {
+            return baseConfig;
+        }
+
+        public void setBaseConfig(String baseConfig) {
+            this.baseConfig = baseConfig;
+        }
+    }
+
+    /** Settings of one component. */
+    public static class Component {
+
+        /** The backplane the component is installed in (overrides @AppComponent(backplane)). */
+        private String backplane;
+
+        /** The most requests the component holds accepted but unfinished. Default: 100000. */
+        private Integer operationLimit;
+
+        public String getBackplane() {
+            return backplane;
+        }
+
+        public void setBackplane(String backplane) {
+            this.backplane = backplane;
+        }
+
+        public Integer getOperationLimit() {
+            return operationLimit;
+        }
+
+        public void setOperationLimit(Integer operationLimit) {
+            this.operationLimit = operationLimit;
+        }
+    }
+
+    /** Health indicator settings. */
+    public static class Health {
+
+        /** A backplane with ready work that completes nothing for this long is reported DOWN. */
+        private Duration stallTimeout = Duration.ofSeconds(30);
+
+        public Duration getStallTimeout() {
+            return stallTimeout;
+        }
+
+        public void setStallTimeout(Duration stallTimeout) {
+            this.stallTimeout = stallTimeout;
+        }
+    }
+
+    /** Web settings. */
+    public static class Web {
+
+        /** The Retry-After of a 503 answered for a rejected request. */
+        private Duration retryAfter = Duration.ofSeconds(1);
+
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
+        }
+    }
+
+    /** Micrometer settings. */
+    public static class Metrics {
+
+        /** Whether backplane.* meters are registered. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.appbackplane.spring.autoconfigure;
+
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneListener;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * The application's backplanes by name, built from {@code backplane.*} properties ("default"
+ * always exists). Inject it to reach a {@link Backplane} directly. Backplanes the lifecycle did
+ * not shut down (a failed start-up) are closed when the context closes.
+ */
+public final class BackplaneRegistry implements DisposableBean {
+
+    private final Map<String, Backplane> backplanes;
+
+    BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners) {
+        PolicyFactory policies = new PolicyFactory(properties);
+        Map<String, Backplane> built = new LinkedHashMap<>();
+        try {
+            for (String name : policies.backplaneNames()) {
+                Backplane.Builder builder = Backplane.builder(name).policy(policies.policyOf(name));
+                listeners.forEach(builder::listener);
+                built.put(name, builder.build());
+            }
+        } catch (RuntimeException e) {
+            built.values().forEach(b -> b.shutdown(Duration.ZERO));
+            throw e;
+        }
+        this.backplanes = Collections.unmodifiableMap(built);
+    }
+
+    /**
+     * The backplane named {@code name}.
+     *
+     * @throws UnknownBackplaneException if none is configured under that name
+     */
+    public Backplane get(String name) {
+        Backplane backplane = backplanes.get(name);
+        if (backplane == null) {
+            throw new UnknownBackplaneException("backplane", name, "a lookup", backplanes.keySet());
+        }
+        return backplane;
+    }
+
+    /** Every backplane, by name, in configuration order ("default" first). */
+    public Map<String, Backplane> all() {
+        return backplanes;
+    }
+
+    @Override
+    public void destroy() throws Exception {
+        for (Backplane backplane : backplanes.values()) {
+            if (!backplane.isShutdown()) {
+                backplane.shutdown(Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

@@ -1,0 +1,276 @@
+package io.appbackplane.spring.autoconfigure;
+
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.ComponentState;
+import io.appbackplane.EndpointSpec;
+import io.appbackplane.Route;
+import io.appbackplane.TimerSpec;
+import io.appbackplane.spring.annotation.AppComponent;
+import io.appbackplane.spring.annotation.Endpoint;
+import io.appbackplane.spring.annotation.EventEndpoint;
+import io.appbackplane.spring.annotation.ObjectKey;
+import io.appbackplane.spring.annotation.OnState;
+import io.appbackplane.spring.annotation.ScheduledEndpoint;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Turns an {@link AppComponent} bean into a backplane component: installs it (name, backplane,
+ * dependencies, operation limit, {@link OnState} hooks), registers its endpoints, timers and event
+ * endpoints, and wraps the bean in a proxy whose {@link Endpoint} methods dispatch into the
+ * backplane. Mistakes in the annotations fail start-up with a message naming the method.
+ */
+final class ComponentInstaller {
+
+    /** An installed component, for the lifecycle, the event router and the actuator. */
+    record Installed(String name, Backplane backplane, BackplaneComponent component, List<EventBinding> events) {}
+
+    /** An {@link EventEndpoint} method: events of {@code type} go through {@code endpoint}. */
+    record EventBinding(Class<?> type, EndpointMethod endpoint) {}
+
+    private final BackplaneRegistry registry;
+    private final BackplaneProperties properties;
+    private final List<Installed> installed = new CopyOnWriteArrayList<>();
+
+    ComponentInstaller(BackplaneRegistry registry, BackplaneProperties properties) {
+        this.registry = registry;
+        this.properties = properties;
+    }
+
+    List<Installed> installed() {
+        return installed;
+    }
+
+    /** Installs {@code bean} and returns the proxy to expose in its place. */
+    Object install(Object bean, String beanName, Class<?> type, AppComponent annotation) {
+        String name = beanName;
+        BackplaneProperties.Component settings = properties.getComponents().get(name);
+        String backplaneName = settings != null && settings.getBackplane() != null ? settings.getBackplane() : annotation.backplane();
+        Backplane backplane = registry.all().get(backplaneName);
+        if (backplane == null) {
+            String where = settings != null && settings.getBackplane() != null
+                    ? "property 'backplane.components." + name + ".backplane'"
+                    : "@AppComponent(backplane) of component '" + name + "' (" + type.getName() + ")";
+            throw new UnknownBackplaneException("backplane", backplaneName, where, registry.all().keySet());
+        }
+        boolean ourProxyIsTheBean = AopUtils.isAopProxy(bean) && bean instanceof Advised;
+
+        ComponentSpec spec = ComponentSpec.named(name).dependsOn(annotation.dependsOn());
+        if (settings != null && settings.getOperationLimit() != null) {
+            try {
+                spec = spec.withOutstandingLimit(settings.getOperationLimit());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidBackplanePropertyException("backplane.components." + name + ".operation-limit",
+                        settings.getOperationLimit(), "allowed: 1.." + Integer.MAX_VALUE, e);
+            }
+        }
+        spec = withStateHooks(spec, bean, type, ourProxyIsTheBean);
+        BackplaneComponent component = backplane.install(spec);
+
+        Map<Method, EndpointMethod> endpoints = new LinkedHashMap<>();
+        MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<Endpoint>)
+                m -> AnnotatedElementUtils.findMergedAnnotation(m, Endpoint.class))
+                .forEach((method, endpoint) -> endpoints.put(method,
+                        endpoint(component, backplane, bean, type, ourProxyIsTheBean, method, endpoint)));
+        List<EventBinding> events = new CopyOnWriteArrayList<>();
+        MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<EventEndpoint>)
+                m -> AnnotatedElementUtils.findMergedAnnotation(m, EventEndpoint.class))
+                .forEach((method, event) -> events.add(eventEndpoint(component, backplane, bean, ourProxyIsTheBean, method, event)));
+        MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<ScheduledEndpoint>)
+                m -> AnnotatedElementUtils.findMergedAnnotation(m, ScheduledEndpoint.class))
+                .forEach((method, timer) -> timer(component, backplane, bean, ourProxyIsTheBean, method, timer));
+        installed.add(new Installed(name, backplane, component, List.copyOf(events)));
+
+        if (endpoints.isEmpty()) {
+            return bean;
+        }
+        DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new EndpointInterceptor(type, endpoints));
+        if (ourProxyIsTheBean) {
+            ((Advised) bean).addAdvisor(0, advisor); // dispatch before the bean's other advice runs
+            return bean;
+        }
+        ProxyFactory factory = new ProxyFactory(bean);
+        factory.setProxyTargetClass(true);
+        factory.addAdvisor(advisor);
+        return factory.getProxy(type.getClassLoader());
+    }
+
+    private EndpointMethod endpoint(BackplaneComponent component, Backplane backplane, Object bean, Class<?> type,
+            boolean ourProxy, Method method, Endpoint annotation) {
+        String endpointName = StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName();
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        checkPriority(backplane, annotation.priority(), method, "@Endpoint(priority)");
+        EndpointSpec<EndpointCall, Object> spec = EndpointSpec.<EndpointCall, Object>named(endpointName, endpointMethod::invoke)
+                .withPriority(annotation.priority())
+                .acceptingIn(first(annotation.states(), method, "@Endpoint(states)"), rest(annotation.states()));
+        int keyIndex = objectKeyIndex(method);
+        if (annotation.poolSize() > 0) {
+            if (keyIndex >= 0) {
+                throw invalid(method, "has both an @ObjectKey parameter and @Endpoint(poolSize); choose one");
+            }
+            spec = spec.pooled(annotation.poolSize());
+        } else if (StringUtils.hasText(annotation.digester())) {
+            Method digester = digesterMethod(type, method, annotation.digester());
+            spec = spec.digestedBy((context, call) -> (Route) ReflectionUtils.invokeMethod(digester, bean, call.arguments()));
+        } else if (keyIndex >= 0) {
+            int index = keyIndex;
+            spec = spec.keyedBy(call -> call.arguments()[index]);
+        }
+        endpointMethod.bind(component.endpoint(spec));
+        return endpointMethod;
+    }
+
+    private EventBinding eventEndpoint(BackplaneComponent component, Backplane backplane, Object bean, boolean ourProxy,
+            Method method, EventEndpoint annotation) {
+        if (method.getParameterCount() != 1) {
+            throw invalid(method, "is an @EventEndpoint and must take exactly one parameter, the event");
+        }
+        checkPriority(backplane, annotation.priority(), method, "@EventEndpoint(priority)");
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        EndpointSpec<EndpointCall, Object> spec = EndpointSpec.<EndpointCall, Object>named(method.getName(), endpointMethod::invoke)
+                .withPriority(annotation.priority())
+                .acceptingIn(first(annotation.states(), method, "@EventEndpoint(states)"), rest(annotation.states()));
+        endpointMethod.bind(component.endpoint(spec));
+        return new EventBinding(method.getParameterTypes()[0], endpointMethod);
+    }
+
+    private void timer(BackplaneComponent component, Backplane backplane, Object bean, boolean ourProxy, Method method,
+            ScheduledEndpoint annotation) {
+        if (method.getParameterCount() != 0) {
+            throw invalid(method, "is a @ScheduledEndpoint and must take no parameters");
+        }
+        checkPriority(backplane, annotation.priority(), method, "@ScheduledEndpoint(priority)");
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        io.appbackplane.Action<Object> action = context -> endpointMethod.invokeDirect(new Object[0]);
+        int set = (StringUtils.hasText(annotation.fixedRate()) ? 1 : 0) + (StringUtils.hasText(annotation.fixedDelay()) ? 1 : 0)
+                + (StringUtils.hasText(annotation.cron()) ? 1 : 0);
+        if (set != 1) {
+            throw invalid(method, "must set exactly one of @ScheduledEndpoint(fixedRate, fixedDelay, cron)");
+        }
+        Duration initial = StringUtils.hasText(annotation.initialDelay())
+                ? duration(method, "initialDelay", annotation.initialDelay()) : Duration.ZERO;
+        TimerSpec spec;
+        if (StringUtils.hasText(annotation.fixedRate())) {
+            spec = TimerSpec.fixedRate(method.getName(), initial, duration(method, "fixedRate", annotation.fixedRate()), action);
+        } else if (StringUtils.hasText(annotation.fixedDelay())) {
+            spec = TimerSpec.fixedDelay(method.getName(), initial, duration(method, "fixedDelay", annotation.fixedDelay()), action);
+        } else {
+            CronExpression cron;
+            ZoneId zone;
+            try {
+                cron = CronExpression.parse(annotation.cron());
+                zone = StringUtils.hasText(annotation.zone()) ? ZoneId.of(annotation.zone()) : ZoneId.systemDefault();
+            } catch (RuntimeException e) {
+                throw invalid(method, "has an invalid @ScheduledEndpoint(cron/zone): " + e.getMessage()
+                        + "; allowed: a six-field Spring cron expression (seconds first) and a ZoneId");
+            }
+            spec = TimerSpec.computedDelay(method.getName(), () -> {
+                ZonedDateTime now = ZonedDateTime.now(zone);
+                ZonedDateTime next = cron.next(now);
+                return next == null ? null : Duration.between(now, next);
+            }, action);
+        }
+        spec = spec.withPriority(annotation.priority())
+                .acceptingIn(first(annotation.states(), method, "@ScheduledEndpoint(states)"), rest(annotation.states()));
+        component.timer(spec);
+    }
+
+    private ComponentSpec withStateHooks(ComponentSpec spec, Object bean, Class<?> type, boolean ourProxy) {
+        Map<Method, OnState> hooks = MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<OnState>)
+                m -> AnnotatedElementUtils.findMergedAnnotation(m, OnState.class));
+        for (Map.Entry<Method, OnState> e : hooks.entrySet()) {
+            Method method = e.getKey();
+            Class<?>[] params = method.getParameterTypes();
+            boolean fromTo = params.length == 2 && params[0] == ComponentState.class && params[1] == ComponentState.class;
+            if (params.length != 0 && !fromTo) {
+                throw invalid(method, "is an @OnState hook and must take no parameters or (ComponentState from, ComponentState to)");
+            }
+            EndpointMethod invoker = new EndpointMethod(spec.name(), method, bean, ourProxy, null);
+            for (ComponentState state : e.getValue().value()) {
+                if (state == ComponentState.START) {
+                    throw invalid(method, "cannot run @OnState(START): START is the initial state; allowed: INITIALIZING,"
+                            + " PRIMARY, SECONDARY, DOWN");
+                }
+                spec = spec.onEnter(state, (context, from, to) -> invoker.invokeDirect(fromTo ? new Object[] {from, to} : new Object[0]));
+            }
+        }
+        return spec;
+    }
+
+    private static int objectKeyIndex(Method method) {
+        Parameter[] parameters = method.getParameters();
+        int index = -1;
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i].isAnnotationPresent(ObjectKey.class)) {
+                if (index >= 0) {
+                    throw invalid(method, "has more than one @ObjectKey parameter; allowed: one");
+                }
+                index = i;
+            }
+        }
+        return index;
+    }
+
+    private static Method digesterMethod(Class<?> type, Method endpoint, String name) {
+        Method digester = ReflectionUtils.findMethod(type, name, endpoint.getParameterTypes());
+        if (digester == null || !Route.class.isAssignableFrom(digester.getReturnType())) {
+            throw invalid(endpoint, "names digester '" + name + "', but " + type.getSimpleName() + " has no method " + name
+                    + Arrays.toString(endpoint.getParameterTypes()) + " returning io.appbackplane.Route");
+        }
+        ReflectionUtils.makeAccessible(digester);
+        return digester;
+    }
+
+    private static void checkPriority(Backplane backplane, int priority, Method method, String attribute) {
+        try {
+            backplane.policy().checkPriority(priority);
+        } catch (IllegalArgumentException e) {
+            throw invalid(method, "has " + attribute + " = " + priority + ", but backplane '" + backplane.name() + "' has "
+                    + backplane.policy().priorities() + " priorities; allowed: 0.." + (backplane.policy().priorities() - 1));
+        }
+    }
+
+    private static Duration duration(Method method, String attribute, String text) {
+        try {
+            return DurationStyle.detectAndParse(text);
+        } catch (RuntimeException e) {
+            throw invalid(method, "has @ScheduledEndpoint(" + attribute + ") = '" + text + "', which is not a duration;"
+                    + " allowed: e.g. 500ms, 5s, 1m or PT1M");
+        }
+    }
+
+    private static ComponentState first(ComponentState[] states, Method method, String attribute) {
+        if (states.length == 0) {
+            throw invalid(method, "has an empty " + attribute + "; allowed: one or more of INITIALIZING, PRIMARY, SECONDARY, DOWN");
+        }
+        return states[0];
+    }
+
+    private static ComponentState[] rest(ComponentState[] states) {
+        return Arrays.copyOfRange(states, 1, states.length);
+    }
+
+    private static IllegalStateException invalid(Method method, String problem) {
+        return new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName() + " " + problem);
+    }
+}

@@ -1,0 +1,149 @@
+package io.appbackplane.spring.autoconfigure;
+
+import io.appbackplane.ActionContext;
+import io.appbackplane.ActionEndpoint;
+import io.appbackplane.Backplane;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One {@code @Endpoint} method bound to its core endpoint: dispatches a proxy call in the caller's
+ * thread (by return type) and runs the method body on the worker.
+ */
+final class EndpointMethod {
+
+    /** How a call returns to its caller. */
+    enum Kind {
+        /** {@code CompletableFuture} or {@code CompletionStage}: returns at once. */
+        FUTURE,
+        /** {@code void}: fire-and-forget. */
+        VOID,
+        /** Anything else: the caller blocks until the action completes. */
+        BLOCKING
+    }
+
+    /**
+     * Set while a worker invokes the method through a proxy that also carries our interceptor
+     * (a bean proxied by another post-processor first): the interceptor then lets that one call
+     * through instead of dispatching it again.
+     */
+    private static final ThreadLocal<Boolean> DIRECT = new ThreadLocal<>();
+
+    private final String component;
+    private final Method method;
+    private final Object target;
+    private final boolean targetIsOurProxy;
+    private final Backplane backplane;
+    private final Kind kind;
+    private ActionEndpoint<EndpointCall, Object> endpoint;
+
+    EndpointMethod(String component, Method method, Object target, boolean targetIsOurProxy, Backplane backplane) {
+        this.component = component;
+        this.method = method;
+        this.target = target;
+        this.targetIsOurProxy = targetIsOurProxy;
+        this.backplane = backplane;
+        Class<?> returns = method.getReturnType();
+        this.kind = returns == void.class ? Kind.VOID
+                : CompletionStage.class.isAssignableFrom(returns) && returns.isAssignableFrom(CompletableFuture.class)
+                        ? Kind.FUTURE
+                        : Kind.BLOCKING;
+        ReflectionUtils.makeAccessible(method);
+    }
+
+    void bind(ActionEndpoint<EndpointCall, Object> endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    ActionEndpoint<EndpointCall, Object> endpoint() {
+        return endpoint;
+    }
+
+    Method method() {
+        return method;
+    }
+
+    /** Whether the interceptor should let the current invocation through (consumes the flag). */
+    static boolean consumeDirect() {
+        if (DIRECT.get() == Boolean.TRUE) {
+            DIRECT.remove();
+            return true;
+        }
+        return false;
+    }
+
+    /** Dispatches a proxy call, in the caller's thread. */
+    Object dispatch(Object[] arguments) throws Throwable {
+        EndpointCall call = EndpointCall.of(arguments);
+        switch (kind) {
+            case FUTURE:
+                return endpoint.call(call);
+            case VOID:
+                endpoint.send(call);
+                return null;
+            case BLOCKING:
+                if (backplane.isWorkerThread()) {
+                    throw new IllegalStateException("@Endpoint method " + method.getDeclaringClass().getSimpleName() + "."
+                            + method.getName() + " of component '" + component + "' returns " + method.getReturnType().getSimpleName()
+                            + " and was called on a worker of backplane '" + backplane.name() + "': waiting there for the"
+                            + " backplane could deadlock it. Declare the method to return CompletableFuture<"
+                            + method.getReturnType().getSimpleName() + "> (or CompletionStage) and compose on the result.");
+                }
+                try {
+                    return endpoint.call(call).get();
+                } catch (ExecutionException e) {
+                    throw e.getCause();
+                }
+            default:
+                throw new IllegalStateException("unknown kind " + kind);
+        }
+    }
+
+    /** Runs the method body on the worker; a returned future is awaited as a reply (no thread held). */
+    Object invoke(ActionContext context, EndpointCall call) throws Exception {
+        Object result;
+        CallerContext.Scope scope = call.callerContext().restore();
+        try {
+            result = invokeDirect(call.arguments());
+        } finally {
+            scope.close();
+        }
+        if (result instanceof CompletionStage<?> stage) {
+            return context.awaitReply(stage, (ctx, value, failure) -> {
+                if (failure != null) {
+                    throw asException(failure);
+                }
+                return value;
+            });
+        }
+        return result;
+    }
+
+    /** Invokes the method on the bean itself (not through our dispatching proxy). */
+    Object invokeDirect(Object[] arguments) throws Exception {
+        if (targetIsOurProxy) {
+            DIRECT.set(Boolean.TRUE);
+        }
+        try {
+            return method.invoke(target, arguments);
+        } catch (InvocationTargetException e) {
+            throw asException(e.getCause());
+        } finally {
+            DIRECT.remove();
+        }
+    }
+
+    static Exception asException(Throwable failure) {
+        if (failure instanceof Exception e) {
+            return e;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(failure);
+    }
+}

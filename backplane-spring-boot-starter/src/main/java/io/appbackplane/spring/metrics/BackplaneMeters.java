@@ -1,0 +1,48 @@
+package io.appbackplane.spring.metrics;
+
+/**
+ * Every meter name the starter registers, in one place. Tags: {@code backplane}, {@code component},
+ * {@code endpoint}, {@code priority}, {@code outcome} (completed, failed, rejected), {@code state}
+ * (busy, idle).
+ */
+public final class BackplaneMeters {
+
+    /** Requests finished or rejected, per component (tags backplane, component, outcome). */
+    public static final String REQUESTS = "backplane.requests";
+    /** Action running time, per component (FunctionTimer; tags backplane, component). */
+    public static final String ACTION_RUN = "backplane.action.run";
+    /** Time from queued to started, per component (FunctionTimer; tags backplane, component). */
+    public static final String ACTION_QUEUE = "backplane.action.queue";
+    /** Slow actions, per component (tags backplane, component). */
+    public static final String SLOW_ACTIONS = "backplane.actions.slow";
+    /** Requests accepted and unfinished, per component (gauge; tags backplane, component). */
+    public static final String OUTSTANDING = "backplane.outstanding";
+    /** The operation limit, per component (gauge; tags backplane, component). */
+    public static final String OPERATION_LIMIT = "backplane.operation.limit";
+    /** Endpoint requests (tags backplane, component, endpoint, outcome). */
+    public static final String ENDPOINT_REQUESTS = "backplane.endpoint.requests";
+    /** Endpoint action running time (FunctionTimer; tags backplane, component, endpoint). */
+    public static final String ENDPOINT_RUN = "backplane.endpoint.run";
+    /** Objects in a ready queue (gauge; tags backplane, priority). */
+    public static final String READY_DEPTH = "backplane.ready.depth";
+    /** Actions charged to a quota this period (gauge; tags backplane, priority). */
+    public static final String QUOTA_USED = "backplane.quota.used";
+    /** Actions run, per priority (tags backplane, priority). */
+    public static final String PRIORITY_ACTIONS = "backplane.priority.actions";
+    /** Objects on the wait queue (gauge; tag backplane). */
+    public static final String WAITING = "backplane.waiting";
+    /** Action time used in the current period, seconds (gauge; tag backplane). */
+    public static final String CPU_USED = "backplane.cpu.used";
+    /** Action time used in the previous period, seconds (gauge; tag backplane). */
+    public static final String CPU_USED_LAST = "backplane.cpu.used.last";
+    /** The CPU limit in cores; NaN when unlimited (gauge; tag backplane). */
+    public static final String CPU_LIMIT = "backplane.cpu.limit";
+    /** Time ready work waited for CPU budget, seconds (counter; tag backplane). */
+    public static final String THROTTLED = "backplane.throttled";
+    /** Quota replenishments inside a period (counter; tag backplane). */
+    public static final String VIRTUAL_TICKS = "backplane.virtual.ticks";
+    /** Worker threads (gauge; tags backplane, state = busy | idle | total). */
+    public static final String THREADS = "backplane.threads";
+
+    private BackplaneMeters() {}
+}

@@ -1,0 +1,28 @@
+package io.appbackplane.spring.metrics;
+
+import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
+import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/** {@code backplane.*} Micrometer meters, when Micrometer is present and backplane.metrics.enabled is not false. */
+@AutoConfiguration(after = BackplaneAutoConfiguration.class,
+        afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass(MeterBinder.class)
+@ConditionalOnBean(BackplaneRegistry.class)
+@ConditionalOnProperty(prefix = "backplane.metrics", name = "enabled", havingValue = "true", matchIfMissing = true)
+public final class BackplaneMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    BackplaneMetrics backplaneMetrics(BackplaneRegistry registry, ObjectProvider<MeterRegistry> meterRegistries) {
+        return new BackplaneMetrics(registry, meterRegistries);
+    }
+}
