@@ -106,7 +106,7 @@ public final class EndpointSpec<Q, R> {
         return new EndpointSpec<>(name, handler, Routing.DIGESTED, null, null, 0, digester, priorityOf, acceptingStates);
     }
 
-    /** A fixed priority (checked against the policy when the endpoint is registered). */
+    /** A fixed priority (checked against the policy at each call, like a computed one). */
     public EndpointSpec<Q, R> withPriority(int priority) {
         if (priority < 0) {
             throw new IllegalArgumentException("priority " + priority + " of endpoint '" + name + "' is invalid; allowed: 0 or more");

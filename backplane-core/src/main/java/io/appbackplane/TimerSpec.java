@@ -66,8 +66,8 @@ public final class TimerSpec {
 
     /**
      * Fires after {@code nextDelay.get()}, and again after each firing finishes; the supplier is
-     * asked each time (in the timer's thread) and must return a non-negative duration, or null to
-     * stop the timer.
+     * asked each time — when the timer starts (in the state transition) and then on the worker that
+     * finished the firing — and must return a non-negative duration, or null to stop the timer.
      */
     public static TimerSpec computedDelay(String name, Supplier<Duration> nextDelay, Action<?> action) {
         Objects.requireNonNull(nextDelay, "nextDelay must not be null");
