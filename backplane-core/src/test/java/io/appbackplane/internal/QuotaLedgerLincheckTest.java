@@ -1,0 +1,229 @@
+package io.appbackplane.internal;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.jetbrains.lincheck.LincheckAssertionError;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck tests of {@link QuotaLedger}: charges are CAS-ed, so a quota is never overdrawn, and a
+ * virtual tick happens at most once per observed generation.
+ *
+ * <p>Two harnesses, because the ledger is linearizable only in part. {@link Charges}: charge,
+ * refund and read across two priorities, no ticks — linearizable, results compared exactly.
+ * {@link Ticks}: charges race real and virtual ticks. A tick resets the priorities one by one after
+ * moving the generation, so a charge or read that overlaps a tick may see a half-replenished ledger
+ * (benign: a tick at most forgives the charges made while it ran). There the harness exposes only
+ * what is atomic — the generation and which virtual tick won it — and every operation asserts
+ * {@code 0 <= used(p) <= quota(p)} for every priority.
+ */
+public class QuotaLedgerLincheckTest {
+
+    /** Quotas per priority: small, so that scenarios spend them. */
+    static final int[] QUOTAS = {2, 1};
+
+    // ---------------------------------------------------------------- charges, refunds, reads
+
+    /** Charge, refund and read: linearizable against a sequential run of the same operations. */
+    public static class Charges {
+
+        private final QuotaLedger ledger = new QuotaLedger(QUOTAS);
+
+        public Charges() {}
+
+        @Operation
+        public boolean tryCharge(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            return charge(p);
+        }
+
+        @Operation
+        public void refund(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            returnCharge(p);
+        }
+
+        @Operation
+        public int used(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            return use(p);
+        }
+
+        @Validate
+        public void neverOverdrawn() {
+            for (int p = 0; p < QUOTAS.length; p++) {
+                if (use(p) < 0 || use(p) > QUOTAS[p]) {
+                    throw new AssertionError("priority " + p + " used " + use(p) + " of quota " + QUOTAS[p]);
+                }
+            }
+        }
+
+        boolean charge(int p) {
+            return ledger.tryCharge(p);
+        }
+
+        void returnCharge(int p) {
+            ledger.refund(p);
+        }
+
+        int use(int p) {
+            return ledger.used(p);
+        }
+    }
+
+    /**
+     * A deliberately broken ledger: charges with get-then-set instead of a CAS, so two workers may
+     * both take the last unit of a quota. Lincheck must catch it.
+     */
+    public static class GetThenSetCharges extends Charges {
+
+        private final AtomicIntegerArray usedByPriority = new AtomicIntegerArray(QUOTAS.length);
+
+        public GetThenSetCharges() {}
+
+        @Override
+        boolean charge(int p) {
+            int u = usedByPriority.get(p);
+            if (u >= QUOTAS[p]) {
+                return false;
+            }
+            usedByPriority.set(p, u + 1); // BROKEN on purpose: a racing charge is overwritten
+            return true;
+        }
+
+        @Override
+        void returnCharge(int p) {
+            while (true) { // no lambda: the harness holds no lambdas
+                int u = usedByPriority.get(p);
+                if (u == 0 || usedByPriority.compareAndSet(p, u, u - 1)) {
+                    return;
+                }
+            }
+        }
+
+        @Override
+        int use(int p) {
+            return usedByPriority.get(p);
+        }
+    }
+
+    // ---------------------------------------------------------------- charges racing ticks
+
+    /** Charges and refunds racing real and virtual ticks; see the class comment for what is compared. */
+    public static class Ticks {
+
+        private final QuotaLedger ledger = new QuotaLedger(QUOTAS);
+
+        public Ticks() {}
+
+        @Operation
+        public void tryCharge(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            ledger.tryCharge(p);
+            checkNotOverdrawn();
+        }
+
+        @Operation
+        public void refund(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            ledger.refund(p);
+            checkNotOverdrawn();
+        }
+
+        /** A worker that found every quota spent after reading generation {@code g}. */
+        @Operation
+        public boolean virtualTick(@Param(gen = IntGen.class, conf = "0:2") int g) {
+            boolean replenished = ledger.virtualTick(g);
+            checkNotOverdrawn();
+            return replenished;
+        }
+
+        /** Real ticks come from one timer thread. */
+        @Operation(nonParallelGroup = "timer")
+        public void realTick() {
+            ledger.realTick();
+            checkNotOverdrawn();
+        }
+
+        @Operation
+        public long generation() {
+            return ledger.generation();
+        }
+
+        @Validate
+        public void validate() {
+            checkNotOverdrawn();
+        }
+
+        private void checkNotOverdrawn() {
+            for (int p = 0; p < QUOTAS.length; p++) {
+                int u = ledger.used(p);
+                if (u < 0 || u > ledger.quota(p)) {
+                    throw new AssertionError("priority " + p + " used " + u + " of quota " + ledger.quota(p));
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    public void charges_stress_linearizable() {
+        stress(1).check(Charges.class);
+    }
+
+    @Test
+    public void charges_modelChecking_linearizable() {
+        modelChecking(1).check(Charges.class);
+    }
+
+    @Test
+    public void ticks_stress_neverOverdrawnAndOneVirtualTickPerGeneration() {
+        stress(1).check(Ticks.class);
+    }
+
+    @Test
+    public void ticks_modelChecking_neverOverdrawnAndOneVirtualTickPerGeneration() {
+        modelChecking(1).check(Ticks.class);
+    }
+
+    @Test
+    public void getThenSetCharge_modelChecking_isCaught() {
+        LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
+                () -> modelChecking(1).minimizeFailedScenario(false).check(GetThenSetCharges.class));
+        assertTrue(caught.getMessage().contains("Invalid execution results"), caught::getMessage);
+    }
+
+    @Test
+    @Tag("stress")
+    public void chargesAndTicks_longRun() {
+        stress(10).check(Charges.class);
+        modelChecking(10).check(Charges.class);
+        stress(10).check(Ticks.class);
+        modelChecking(10).check(Ticks.class);
+    }
+
+    static StressOptions stress(int scale) {
+        return new StressOptions()
+                .iterations(10 * scale)
+                .invocationsPerIteration(500)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1);
+    }
+
+    static ModelCheckingOptions modelChecking(int scale) {
+        return new ModelCheckingOptions()
+                .iterations(10 * scale)
+                .invocationsPerIteration(300)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1);
+    }
+}
