@@ -54,8 +54,9 @@ public class BackplaneActuatorEndpoint {
     public BackplaneDescriptor update(@Selector String name, @Nullable Integer threads, @Nullable Integer priority,
             @Nullable String quota, @Nullable String cpuLimit, @Nullable String role) {
         Backplane backplane = registry.all().get(name);
-        if (backplane == null) {
-            return null;
+        if (backplane == null) { // returning null would answer 204 No Content, as if the write had succeeded
+            String message = "no backplane named '" + name + "'; known: " + registry.all().keySet();
+            throw new InvalidEndpointRequestException(message, message);
         }
         if ((priority == null) != (quota == null)) {
             throw new InvalidEndpointRequestException("priority and quota must be given together",

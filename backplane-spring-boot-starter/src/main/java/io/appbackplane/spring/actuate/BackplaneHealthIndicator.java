@@ -28,7 +28,7 @@ public class BackplaneHealthIndicator implements HealthIndicator {
     private final LongSupplier clock;
     private final Map<String, Progress> progress = new ConcurrentHashMap<>();
 
-    /** The last action count seen for a backplane, and since when it has not changed. */
+    /** The last action count seen for a backplane with ready work, and since when it has not changed. */
     private record Progress(long actionsRun, long since) {}
 
     public BackplaneHealthIndicator(BackplaneRegistry registry, Duration stallTimeout) {
@@ -75,8 +75,12 @@ public class BackplaneHealthIndicator implements HealthIndicator {
     private boolean stalled(String name, BackplaneStatistics stats) {
         long now = clock.getAsLong();
         long ran = stats.totals().actionsRun();
+        if (stats.readyObjects() == 0) {
+            // The stall clock runs only while work is ready: work arriving after a long idle time has not waited that long.
+            progress.remove(name);
+            return false;
+        }
         Progress last = progress.compute(name, (k, p) -> p == null || p.actionsRun() != ran ? new Progress(ran, now) : p);
-        boolean hasThrottledOrIdleReason = stats.readyObjects() == 0;
-        return !hasThrottledOrIdleReason && now - last.since() >= stallTimeoutNanos;
+        return now - last.since() >= stallTimeoutNanos;
     }
 }

@@ -6,6 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -31,8 +32,9 @@ public final class BackplaneAutoConfiguration {
 
     @Bean
     BackplaneLifecycle backplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Environment environment) {
-        Duration phaseTimeout = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class,
-                Duration.ofSeconds(30));
+        // Binder converts "2s" without the ApplicationConversionService that only SpringApplication installs
+        Duration phaseTimeout = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .orElse(Duration.ofSeconds(30));
         return new BackplaneLifecycle(registry, properties, phaseTimeout);
     }
 

@@ -15,8 +15,8 @@ public final class BackplaneFailureAnalyzer implements FailureAnalyzer {
     public FailureAnalysis analyze(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof InvalidBackplanePropertyException e) {
-                return new FailureAnalysis("Invalid value '" + e.value() + "' for property '" + e.property() + "'.",
-                        "Update your application's configuration: " + e.allowed() + ".", e);
+                return new FailureAnalysis("Invalid value '" + e.value() + "' for property '" + e.property() + "'; "
+                        + e.allowed() + ".", "Update your application's configuration: " + e.allowed() + ".", e);
             }
             if (t instanceof UnknownBackplaneException e) {
                 return new FailureAnalysis(e.getMessage() + ".", "Configure it under backplane.instances."

@@ -68,7 +68,10 @@ final class BackplaneLifecycle implements SmartLifecycle {
         running = false;
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
+            // Bounded: a transition queues behind its component's own object, which a keyless endpoint
+            // awaiting a reply that never comes can hold; the drain must start regardless.
             stops.add(backplane.moveTo(ComponentState.DOWN)
+                    .orTimeout(drainTimeout.toMillis() / 2, TimeUnit.MILLISECONDS)
                     .handle((ignored, failure) -> {
                         if (failure != null) {
                             LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), failure.getMessage());

@@ -19,7 +19,14 @@ public final class BackplaneRegistry implements DisposableBean {
 
     private final Map<String, Backplane> backplanes;
 
-    BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners) {
+    /**
+     * Builds and starts the backplanes {@code properties} configure; public so that an application
+     * can declare its own registry bean, which the auto-configuration then backs off to.
+     *
+     * @throws InvalidBackplanePropertyException if a value is invalid
+     * @throws UnknownBackplaneException if an instance names an unknown template
+     */
+    public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners) {
         PolicyFactory policies = new PolicyFactory(properties);
         Map<String, Backplane> built = new LinkedHashMap<>();
         try {
@@ -33,6 +40,27 @@ public final class BackplaneRegistry implements DisposableBean {
             throw e;
         }
         this.backplanes = Collections.unmodifiableMap(built);
+    }
+
+    private BackplaneRegistry(Map<String, Backplane> backplanes) {
+        this.backplanes = Collections.unmodifiableMap(backplanes);
+    }
+
+    /**
+     * A registry of backplanes the application built itself (for example in step mode for tests,
+     * or with a custom clock); declare it as a bean and the auto-configuration backs off to it. The
+     * lifecycle moves and shuts them down like configured ones.
+     *
+     * @throws IllegalArgumentException if two backplanes share a name
+     */
+    public static BackplaneRegistry of(Backplane... backplanes) {
+        Map<String, Backplane> byName = new LinkedHashMap<>();
+        for (Backplane backplane : backplanes) {
+            if (byName.putIfAbsent(backplane.name(), backplane) != null) {
+                throw new IllegalArgumentException("two backplanes are named '" + backplane.name() + "'; names must be unique");
+            }
+        }
+        return new BackplaneRegistry(byName);
     }
 
     /**

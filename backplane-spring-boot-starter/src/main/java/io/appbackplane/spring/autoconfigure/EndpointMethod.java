@@ -6,6 +6,7 @@ import io.appbackplane.Backplane;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import org.springframework.util.ReflectionUtils;
@@ -111,6 +112,14 @@ final class EndpointMethod {
             result = invokeDirect(call.arguments());
         } finally {
             scope.close();
+        }
+        if (result instanceof CompletableFuture<?> done && done.isDone()) {
+            // already complete (e.g. completedFuture(x)): no reply to wait for, so no second action
+            try {
+                return done.join();
+            } catch (CompletionException e) {
+                throw asException(e.getCause());
+            }
         }
         if (result instanceof CompletionStage<?> stage) {
             return context.awaitReply(stage, (ctx, value, failure) -> {

@@ -50,7 +50,9 @@ final class PolicyFactory {
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
-            throw new InvalidBackplanePropertyException("backplane.instances." + name + ".quotas",
+            // the quotas may come from the template: name the property that actually set them
+            throw new InvalidBackplanePropertyException(
+                    prefix(name, instance, template, "quotas", instance != null && instance.getQuotas() != null),
                     pick(instance, base, BackplaneProperties.Policy::getQuotas), e.getMessage(), e);
         }
     }

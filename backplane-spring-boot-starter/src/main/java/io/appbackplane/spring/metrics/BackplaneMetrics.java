@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -29,6 +31,8 @@ public final class BackplaneMetrics implements SmartInitializingSingleton {
 
     private final BackplaneRegistry registry;
     private final ObjectProvider<MeterRegistry> meterRegistries;
+    /** Micrometer's function meters hold their state object weakly: keep the caches reachable. */
+    private final List<StatisticsCache> caches = new CopyOnWriteArrayList<>();
 
     public BackplaneMetrics(BackplaneRegistry registry, ObjectProvider<MeterRegistry> meterRegistries) {
         this.registry = registry;
@@ -44,6 +48,7 @@ public final class BackplaneMetrics implements SmartInitializingSingleton {
     public void bindTo(MeterRegistry meters) {
         for (Backplane backplane : registry.all().values()) {
             StatisticsCache stats = new StatisticsCache(backplane);
+            caches.add(stats);
             Tags bp = Tags.of("backplane", backplane.name());
             gauge(meters, BackplaneMeters.WAITING, bp, stats, s -> s.waitingObjects());
             gauge(meters, BackplaneMeters.CPU_USED, bp, stats, s -> s.cpu().usedThisPeriod().toNanos() / 1e9);
