@@ -144,10 +144,10 @@ public interface BackplaneComponent {
     }
 
     /** The outstanding-request limit. */
-    int outstandingLimit();
+    int operationLimit();
 
     /** Changes the outstanding-request limit (1..{@value Integer#MAX_VALUE}). */
-    void setOutstandingLimit(int limit);
+    void setOperationLimit(int limit);
 
     /** Requests accepted but not yet finished. */
     int outstanding();

@@ -29,7 +29,7 @@ public final class BackplanePolicy {
     static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
     static final int DEFAULT_CPU_BUDGET_SLICES = 10;
     static final Duration DEFAULT_SLOW_ACTION_THRESHOLD = Duration.ofMillis(100);
-    static final int DEFAULT_OUTSTANDING_LIMIT = 1_000_000;
+    static final int DEFAULT_OPERATION_LIMIT = 1_000_000;
     static final Duration MIN_PERIOD = Duration.ofMillis(1);
     static final Duration MAX_PERIOD = Duration.ofHours(1);
 
@@ -40,7 +40,7 @@ public final class BackplanePolicy {
     private final int threads;
     private final Duration slowActionThreshold;
     private final int actionsPerTurn;
-    private final int outstandingLimit;
+    private final int operationLimit;
 
     private BackplanePolicy(Builder b, int[] quotas) {
         this.quotas = quotas;
@@ -50,7 +50,7 @@ public final class BackplanePolicy {
         this.threads = b.threads;
         this.slowActionThreshold = b.slowActionThreshold;
         this.actionsPerTurn = b.actionsPerTurn;
-        this.outstandingLimit = b.outstandingLimit;
+        this.operationLimit = b.operationLimit;
     }
 
     /** A builder with every value at its default. */
@@ -134,8 +134,8 @@ public final class BackplanePolicy {
     }
 
     /** The most requests the backplane accepts but has not finished, over all components. */
-    public int outstandingLimit() {
-        return outstandingLimit;
+    public int operationLimit() {
+        return operationLimit;
     }
 
     /** A builder holding this policy's values. */
@@ -148,7 +148,7 @@ public final class BackplanePolicy {
                 .threads(threads)
                 .slowActionThreshold(slowActionThreshold)
                 .actionsPerTurn(actionsPerTurn)
-                .outstandingLimit(outstandingLimit);
+                .operationLimit(operationLimit);
         for (int p = 0; p < quotas.length; p++) {
             b.quota(p, quotas[p]);
         }
@@ -178,12 +178,13 @@ public final class BackplanePolicy {
                 && threads == p.threads
                 && slowActionThreshold.equals(p.slowActionThreshold)
                 && actionsPerTurn == p.actionsPerTurn
-                && outstandingLimit == p.outstandingLimit;
+                && operationLimit == p.operationLimit;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Arrays.hashCode(quotas), cpuLimit, integrationPeriod, cpuBudgetSlices, threads);
+        return Objects.hash(Arrays.hashCode(quotas), cpuLimit, integrationPeriod, cpuBudgetSlices, threads,
+                slowActionThreshold, actionsPerTurn, operationLimit);
     }
 
     @Override
@@ -191,7 +192,7 @@ public final class BackplanePolicy {
         return "BackplanePolicy{priorities=" + quotas.length + ", quotas=" + quotasText() + ", cpuLimit=" + cpuLimit
                 + ", integrationPeriod=" + integrationPeriod + ", cpuBudgetSlices=" + cpuBudgetSlices + ", threads="
                 + threads + ", slowActionThreshold=" + slowActionThreshold + ", actionsPerTurn=" + actionsPerTurn
-                + ", outstandingLimit=" + outstandingLimit + "}";
+                + ", operationLimit=" + operationLimit + "}";
     }
 
     private String quotasText() {
@@ -213,7 +214,7 @@ public final class BackplanePolicy {
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private Duration slowActionThreshold = DEFAULT_SLOW_ACTION_THRESHOLD;
         private int actionsPerTurn = 1;
-        private int outstandingLimit = DEFAULT_OUTSTANDING_LIMIT;
+        private int operationLimit = DEFAULT_OPERATION_LIMIT;
 
         private Builder() {}
 
@@ -294,8 +295,8 @@ public final class BackplanePolicy {
         }
 
         /** The backplane's total outstanding-request limit, 1..{@value Integer#MAX_VALUE} (default 1,000,000). */
-        public Builder outstandingLimit(int limit) {
-            this.outstandingLimit = inRange("outstanding-limit", limit, 1, Integer.MAX_VALUE);
+        public Builder operationLimit(int limit) {
+            this.operationLimit = inRange("operation-limit", limit, 1, Integer.MAX_VALUE);
             return this;
         }
 

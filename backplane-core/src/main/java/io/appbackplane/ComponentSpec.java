@@ -16,18 +16,18 @@ import java.util.Set;
 public final class ComponentSpec {
 
     /** The default outstanding-request limit of a component. */
-    public static final int DEFAULT_OUTSTANDING_LIMIT = 100_000;
+    public static final int DEFAULT_OPERATION_LIMIT = 100_000;
 
     private final String name;
-    private final int outstandingLimit;
+    private final int operationLimit;
     private final MakeRoom makeRoom;
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
 
-    private ComponentSpec(String name, int outstandingLimit, MakeRoom makeRoom, Set<String> dependencies,
+    private ComponentSpec(String name, int operationLimit, MakeRoom makeRoom, Set<String> dependencies,
             Map<ComponentState, List<StateHook>> hooks) {
         this.name = name;
-        this.outstandingLimit = outstandingLimit;
+        this.operationLimit = operationLimit;
         this.makeRoom = makeRoom;
         this.dependencies = dependencies;
         this.hooks = hooks;
@@ -39,11 +39,11 @@ public final class ComponentSpec {
         if (name.isBlank()) {
             throw new IllegalArgumentException("component name is blank; allowed: a non-blank name");
         }
-        return new ComponentSpec(name, DEFAULT_OUTSTANDING_LIMIT, MakeRoom.NEVER, Set.of(), Map.of());
+        return new ComponentSpec(name, DEFAULT_OPERATION_LIMIT, MakeRoom.NEVER, Set.of(), Map.of());
     }
 
     /** The same spec with an outstanding-request limit of {@code limit} (1..{@value Integer#MAX_VALUE}). */
-    public ComponentSpec withOutstandingLimit(int limit) {
+    public ComponentSpec withOperationLimit(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
@@ -53,7 +53,7 @@ public final class ComponentSpec {
 
     /** The same spec with a make-room hook, asked for room when the component is at its limit. */
     public ComponentSpec withMakeRoom(MakeRoom makeRoom) {
-        return new ComponentSpec(name, outstandingLimit, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
+        return new ComponentSpec(name, operationLimit, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
                 dependencies, hooks);
     }
 
@@ -72,7 +72,7 @@ public final class ComponentSpec {
             }
             all.add(dependency);
         }
-        return new ComponentSpec(name, outstandingLimit, makeRoom, Collections.unmodifiableSet(all), hooks);
+        return new ComponentSpec(name, operationLimit, makeRoom, Collections.unmodifiableSet(all), hooks);
     }
 
     /** The same spec running {@code hook} (after the hooks added before) on entering {@code state}. */
@@ -88,7 +88,7 @@ public final class ComponentSpec {
         List<StateHook> forState = new ArrayList<>(all.getOrDefault(state, List.of()));
         forState.add(hook);
         all.put(state, List.copyOf(forState));
-        return new ComponentSpec(name, outstandingLimit, makeRoom, dependencies, Collections.unmodifiableMap(all));
+        return new ComponentSpec(name, operationLimit, makeRoom, dependencies, Collections.unmodifiableMap(all));
     }
 
     /** The names of the components this one depends on. */
@@ -105,8 +105,8 @@ public final class ComponentSpec {
         return name;
     }
 
-    public int outstandingLimit() {
-        return outstandingLimit;
+    public int operationLimit() {
+        return operationLimit;
     }
 
     public MakeRoom makeRoom() {
@@ -130,6 +130,6 @@ public final class ComponentSpec {
 
     @Override
     public String toString() {
-        return "ComponentSpec{" + name + ", outstandingLimit=" + outstandingLimit + "}";
+        return "ComponentSpec{" + name + ", operationLimit=" + operationLimit + "}";
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param name the component's name
  * @param outstanding requests accepted and not finished
- * @param outstandingLimit the most it accepts at once
+ * @param operationLimit the most it accepts at once
  * @param objects objects alive
  * @param waitingObjects objects on the wait queue
  * @param counts its requests and actions
@@ -18,7 +18,7 @@ import java.util.List;
 public record ComponentStatistics(
         String name,
         int outstanding,
-        int outstandingLimit,
+        int operationLimit,
         int objects,
         int waitingObjects,
         ActionCounts counts,

@@ -96,11 +96,11 @@ class ArgumentValidationTest {
         assertThatThrownBy(() -> ComponentSpec.named(""))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("non-blank");
-        assertThatThrownBy(() -> ComponentSpec.named("c").withOutstandingLimit(0))
+        assertThatThrownBy(() -> ComponentSpec.named("c").withOperationLimit(0))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContainingAll("0", "'c'", "allowed: 1..2147483647");
         BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
-        assertThatThrownBy(() -> app.setOutstandingLimit(-3))
+        assertThatThrownBy(() -> app.setOperationLimit(-3))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContainingAll("-3", "'app'", "allowed: 1..2147483647");
         assertThatThrownBy(() -> backplane.setThreads(0))
@@ -133,13 +133,13 @@ class ArgumentValidationTest {
         Backplane backplane = stepBackplane();
         BackplaneComponent first = backplane.install(ComponentSpec.named("orders"));
 
-        assertThatThrownBy(() -> backplane.install(ComponentSpec.named("orders").withOutstandingLimit(5)))
+        assertThatThrownBy(() -> backplane.install(ComponentSpec.named("orders").withOperationLimit(5)))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'orders'")
                 .hasMessageContaining("unique");
         assertThat(backplane.components()).containsExactly(backplane.self(), first);
         assertThat(backplane.component("orders")).containsSame(first);
-        assertThat(first.outstandingLimit()).isEqualTo(ComponentSpec.DEFAULT_OUTSTANDING_LIMIT);
+        assertThat(first.operationLimit()).isEqualTo(ComponentSpec.DEFAULT_OPERATION_LIMIT);
         assertThat(backplane.statistics().components()).hasSize(2); // the backplane's own component and 'orders'
     }
 

@@ -31,7 +31,7 @@ class BackplanePolicyTest {
         assertThat(policy.actionsPerTurn()).isEqualTo(1);
         assertThat(policy.threads()).isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors()));
         assertThat(policy.slowActionThreshold()).isPositive();
-        assertThat(policy.outstandingLimit()).isPositive();
+        assertThat(policy.operationLimit()).isPositive();
         assertThat(policy).isEqualTo(BackplanePolicy.builder().build());
     }
 
@@ -93,7 +93,7 @@ class BackplanePolicyTest {
                 .threads(3)
                 .slowActionThreshold(Duration.ofMillis(20))
                 .actionsPerTurn(4)
-                .outstandingLimit(77)
+                .operationLimit(77)
                 .build();
 
         assertThat(policy.cpuLimit().cores()).isEqualTo(0.5);
@@ -102,7 +102,7 @@ class BackplanePolicyTest {
         assertThat(policy.threads()).isEqualTo(3);
         assertThat(policy.slowActionThreshold()).isEqualTo(Duration.ofMillis(20));
         assertThat(policy.actionsPerTurn()).isEqualTo(4);
-        assertThat(policy.outstandingLimit()).isEqualTo(77);
+        assertThat(policy.operationLimit()).isEqualTo(77);
         assertThat(policy.toBuilder().build()).isEqualTo(policy).hasSameHashCodeAs(policy);
         assertThat(policy.toBuilder().threads(1).build()).isNotEqualTo(policy);
         assertThat(policy.toString()).contains("priorities=4", "quotas=[unlimited, 9, 8, 7]", "cpuLimit=500m");
@@ -122,7 +122,7 @@ class BackplanePolicyTest {
                 .integrationPeriod(Duration.ofHours(1))
                 .cpuBudgetSlices(BackplanePolicy.MAX_CPU_BUDGET_SLICES)
                 .actionsPerTurn(1000)
-                .outstandingLimit(Integer.MAX_VALUE)
+                .operationLimit(Integer.MAX_VALUE)
                 .build();
         assertThat(policy.threads()).isEqualTo(4096);
         assertThat(BackplanePolicy.builder().integrationPeriod(Duration.ofMillis(1)).build().integrationPeriod())
@@ -165,10 +165,10 @@ class BackplanePolicyTest {
                         new String[] {"slow-action-threshold", "positive"}),
                 arguments("actionsPerTurn 0", call(b -> b.actionsPerTurn(0)), new String[] {"actions-per-turn", "0", "1..1000"}),
                 arguments("actionsPerTurn 1001", call(b -> b.actionsPerTurn(1001)), new String[] {"actions-per-turn", "1..1000"}),
-                arguments("outstandingLimit 0", call(b -> b.outstandingLimit(0)),
-                        new String[] {"outstanding-limit", "0", "1..2147483647"}),
-                arguments("outstandingLimit negative", call(b -> b.outstandingLimit(-1)),
-                        new String[] {"outstanding-limit", "-1", "1..2147483647"}),
+                arguments("operationLimit 0", call(b -> b.operationLimit(0)),
+                        new String[] {"operation-limit", "0", "1..2147483647"}),
+                arguments("operationLimit negative", call(b -> b.operationLimit(-1)),
+                        new String[] {"operation-limit", "-1", "1..2147483647"}),
                 arguments("cpuLimit 0 cores", call(b -> b.cpuLimit(0.0)), new String[] {"cpu-limit", "0", "(0, 4096]"}),
                 arguments("cpuLimit over max", call(b -> b.cpuLimit(4097.0)), new String[] {"cpu-limit", "4097", "(0, 4096]"}));
     }

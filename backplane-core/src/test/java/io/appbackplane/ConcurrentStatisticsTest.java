@@ -104,10 +104,10 @@ class ConcurrentStatisticsTest {
     @Test
     void afterAConcurrentMixWithRepliesTimeoutsAndRejections_everyRequestIsCountedOnceAndNothingIsLeft()
             throws Exception {
-        BackplaneComponent alpha = backplane.install(ComponentSpec.named("alpha").withOutstandingLimit(Integer.MAX_VALUE));
-        BackplaneComponent beta = backplane.install(ComponentSpec.named("beta").withOutstandingLimit(Integer.MAX_VALUE));
+        BackplaneComponent alpha = backplane.install(ComponentSpec.named("alpha").withOperationLimit(Integer.MAX_VALUE));
+        BackplaneComponent beta = backplane.install(ComponentSpec.named("beta").withOperationLimit(Integer.MAX_VALUE));
         int limit = 8;
-        BackplaneComponent limited = backplane.install(ComponentSpec.named("limited").withOutstandingLimit(limit));
+        BackplaneComponent limited = backplane.install(ComponentSpec.named("limited").withOperationLimit(limit));
 
         int producers = 4; // 0 and 1 feed alpha, 2 and 3 feed beta
         int perProducer = 10_000;

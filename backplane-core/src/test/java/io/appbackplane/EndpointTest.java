@@ -331,7 +331,7 @@ class EndpointTest {
                 .slowActionThreshold(Duration.ofMinutes(1)) // the first actions wait for each other on purpose
                 .build();
         backplane = Backplane.builder("threads").policy(policy).build();
-        BackplaneComponent pooledApp = backplane.install(ComponentSpec.named("app").withOutstandingLimit(Integer.MAX_VALUE));
+        BackplaneComponent pooledApp = backplane.install(ComponentSpec.named("app").withOperationLimit(Integer.MAX_VALUE));
         Map<Object, AtomicBoolean> running = new ConcurrentHashMap<>();
         Map<Object, AtomicInteger> perObject = new ConcurrentHashMap<>();
         Queue<String> violations = new ConcurrentLinkedQueue<>();
@@ -407,7 +407,7 @@ class EndpointTest {
 
         assertThatThrownBy(() -> work.call("too early")).isInstanceOf(BackplaneRejectedException.class); // START
         moveTo(PRIMARY);
-        app.setOutstandingLimit(2);
+        app.setOperationLimit(2);
         CompletableFuture<String> ok = work.call("ok");
         CompletableFuture<String> fail = work.call("fail");
         assertThatThrownBy(() -> work.call("over the limit"))

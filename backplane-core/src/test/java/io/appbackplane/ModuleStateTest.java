@@ -261,7 +261,7 @@ class ModuleStateTest {
 
     @Test
     void transitionsAreNotThrottledAndRunWhileTheBackplaneDrains() {
-        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOutstandingLimit(1));
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOperationLimit(1));
         CompletableFuture<String> busy = app.submit("busy", 3, ctx -> "kept the only slot");
         CompletableFuture<Void> up = backplane.moveTo(PRIMARY); // not rejected although the component is at its limit
         assertThat(backplane.stepper().runNext().objectKey()).isSameAs(BackplaneComponent.COMPONENT_KEY);

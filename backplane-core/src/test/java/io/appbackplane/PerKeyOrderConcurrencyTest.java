@@ -48,7 +48,7 @@ class PerKeyOrderConcurrencyTest {
                 .slowActionThreshold(Duration.ofMinutes(1)) // some actions block on purpose
                 .build();
         backplane = Backplane.builder("per-key").policy(policy).build();
-        app = backplane.install(ComponentSpec.named("app").withOutstandingLimit(Integer.MAX_VALUE));
+        app = backplane.install(ComponentSpec.named("app").withOperationLimit(Integer.MAX_VALUE));
     }
 
     @AfterEach

@@ -204,7 +204,7 @@ class PublishSubscribeTest {
     void publish_aSubscriberAtItsOperationLimit_showsUpInTheRejections_whileTheOthersStillGetTheEvent() {
         subscribeAll();
         moveTo(PRIMARY);
-        billing.setOutstandingLimit(1);
+        billing.setOperationLimit(1);
 
         PublishResult first = backplane.publish(ORDERS, new Order("c", 1)); // fills billing's one slot
         PublishResult second = backplane.publish(ORDERS, new Order("c", 2));

@@ -202,7 +202,7 @@ class ShutdownTest {
         // The make-room hook runs after the closed check and before the request is queued: shutting
         // down there reproduces a submitter that races a shutdown(ZERO).
         backplane = Backplane.builder("test").clock(clock).stepMode().build();
-        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOutstandingLimit(1)
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOperationLimit(1)
                 .withMakeRoom(component -> {
                     component.cancelQueued("old");
                     component.backplane().shutdown(Duration.ZERO);

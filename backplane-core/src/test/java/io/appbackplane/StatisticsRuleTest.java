@@ -47,7 +47,7 @@ class StatisticsRuleTest {
                 })
                 .build();
         BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
-        BackplaneComponent other = backplane.install(ComponentSpec.named("other").withOutstandingLimit(1));
+        BackplaneComponent other = backplane.install(ComponentSpec.named("other").withOperationLimit(1));
         CompletableFuture<String> reply = new CompletableFuture<>();
 
         // t = 0: two requests to app at priority 1, one to other at priority 2 (which waits for a reply),

@@ -38,7 +38,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_atTheComponentLimitTheHookIsAskedInTheCallersThreadAndARefusalRejectsWithBackOff() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(2).withMakeRoom(component -> {
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(2).withMakeRoom(component -> {
             hookThreads.add(Thread.currentThread());
             assertThat(component.name()).isEqualTo("app");
             return false;
@@ -81,7 +81,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_afterWorkCompletesSubmitsAreAcceptedAgain() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(2));
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(2));
         app.submit("a", 1, ctx -> "1");
         app.submit("a", 1, ctx -> "2");
         assertThatThrownBy(() -> app.submit("a", 1, ctx -> "3")).isInstanceOf(BackplaneRejectedException.class);
@@ -106,7 +106,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_aHookThatCancelsQueuedWorkMakesRoomAndTheRequestIsAdmitted() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(2).withMakeRoom(component -> {
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(2).withMakeRoom(component -> {
             hookThreads.add(Thread.currentThread());
             return component.cancelQueued("stale") > 0;
         }));
@@ -135,7 +135,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_aHookThatClaimsRoomButMakesNoneStillRejects() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(1).withMakeRoom(component -> {
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(1).withMakeRoom(component -> {
             hookThreads.add(Thread.currentThread());
             return true; // lies
         }));
@@ -152,7 +152,7 @@ class ThrottlingRuleTest {
     @Test
     void rule11_aHookThatThrowsPropagatesAndLeavesTheCountsConsistent() {
         List<Throwable> hookFailures = List.of(new IllegalStateException("hook broke"), new AssertionError("hook erred"));
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(1).withMakeRoom(component -> {
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(1).withMakeRoom(component -> {
             Throwable failure = hookFailures.get(hookThreads.size());
             hookThreads.add(Thread.currentThread());
             if (failure instanceof Error error) {
@@ -180,9 +180,9 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_theBackplaneWideLimitRejectsWithBackplaneLimitWhicheverComponentAsks() {
-        start(BackplanePolicy.builder().outstandingLimit(3).build());
-        BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOutstandingLimit(10));
-        BackplaneComponent billing = backplane.install(ComponentSpec.named("billing").withOutstandingLimit(10));
+        start(BackplanePolicy.builder().operationLimit(3).build());
+        BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOperationLimit(10));
+        BackplaneComponent billing = backplane.install(ComponentSpec.named("billing").withOperationLimit(10));
         orders.submit("o1", 1, ctx -> "o1");
         orders.submit("o2", 1, ctx -> "o2");
         billing.submit("b1", 1, ctx -> "b1");
@@ -214,7 +214,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_aRequestWaitingForAReplyStillCountsAsOutstanding() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(1));
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(1));
         CompletableFuture<String> reply = new CompletableFuture<>();
         CompletableFuture<String> waiter = app.submit("w", 1,
                 ctx -> ctx.awaitReply(reply, (c, value, failure) -> "got " + value));
@@ -239,14 +239,14 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_raisingTheLimitAtRunTimeAdmitsMore() {
-        BackplaneComponent app = startWith(ComponentSpec.named("app").withOutstandingLimit(1));
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(1));
         app.submit("a", 1, ctx -> "1");
         assertThatThrownBy(() -> app.submit("a", 1, ctx -> "2")).isInstanceOf(BackplaneRejectedException.class);
 
-        app.setOutstandingLimit(2);
+        app.setOperationLimit(2);
 
-        assertThat(app.outstandingLimit()).isEqualTo(2);
-        assertThat(app.statistics().outstandingLimit()).isEqualTo(2);
+        assertThat(app.operationLimit()).isEqualTo(2);
+        assertThat(app.statistics().operationLimit()).isEqualTo(2);
         CompletableFuture<String> second = app.submit("a", 1, ctx -> "2");
         backplane.stepper().runUntilIdle();
         assertThat(second.join()).isEqualTo("2");

@@ -49,7 +49,7 @@ class WorkerResizeRuleTest {
                 .slowActionThreshold(Duration.ofMinutes(1)) // some actions block on purpose
                 .build();
         backplane = Backplane.builder(name).policy(policy).build();
-        return backplane.install(ComponentSpec.named("app").withOutstandingLimit(Integer.MAX_VALUE));
+        return backplane.install(ComponentSpec.named("app").withOperationLimit(Integer.MAX_VALUE));
     }
 
     @Test

@@ -246,7 +246,7 @@ public final class DefaultBackplane implements Backplane {
             throw component.reject(request, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
                     + " new work (component '" + component.name() + "')");
         }
-        int limit = policy.outstandingLimit();
+        int limit = policy.operationLimit();
         if (total > limit && !request.system) {
             outstanding.decrementAndGet();
             throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"

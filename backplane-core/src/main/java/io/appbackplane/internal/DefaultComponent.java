@@ -53,7 +53,7 @@ final class DefaultComponent implements BackplaneComponent {
     private final Function<Object, WorkObject> objectFactory;
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
-    private volatile int outstandingLimit;
+    private volatile int operationLimit;
     final ActionCounters counters = new ActionCounters();
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
@@ -65,7 +65,7 @@ final class DefaultComponent implements BackplaneComponent {
         this.backplane = backplane;
         this.name = spec.name();
         this.makeRoom = spec.makeRoom();
-        this.outstandingLimit = spec.outstandingLimit();
+        this.operationLimit = spec.operationLimit();
         this.objectFactory = key -> new WorkObject(this, key, ready);
         this.dependencies = spec.dependencies();
         this.hooks = spec.hooks();
@@ -234,7 +234,7 @@ final class DefaultComponent implements BackplaneComponent {
         boolean askedForRoom = false;
         while (true) {
             int n = outstanding.get();
-            if (n < outstandingLimit) {
+            if (n < operationLimit) {
                 if (outstanding.compareAndSet(n, n + 1)) {
                     return;
                 }
@@ -248,7 +248,7 @@ final class DefaultComponent implements BackplaneComponent {
             }
             backplane.unadmit();
             throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
-                    + "' is at its outstanding-operation limit (" + outstandingLimit
+                    + "' is at its outstanding-operation limit (" + operationLimit
                     + ") and could not make room; back off and retry later");
         }
     }
@@ -380,17 +380,17 @@ final class DefaultComponent implements BackplaneComponent {
     }
 
     @Override
-    public int outstandingLimit() {
-        return outstandingLimit;
+    public int operationLimit() {
+        return operationLimit;
     }
 
     @Override
-    public void setOutstandingLimit(int limit) {
+    public void setOperationLimit(int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        this.outstandingLimit = limit;
+        this.operationLimit = limit;
     }
 
     @Override
@@ -526,7 +526,7 @@ final class DefaultComponent implements BackplaneComponent {
             endpointStats.add(endpoint.statistics());
         }
         endpointStats.sort(java.util.Comparator.comparing(EndpointStatistics::name));
-        return new ComponentStatistics(name, outstanding.get(), outstandingLimit, objects.size(), waiting.get(),
+        return new ComponentStatistics(name, outstanding.get(), operationLimit, objects.size(), waiting.get(),
                 counters.snapshot(), state, List.copyOf(dependencies), endpointStats);
     }
 

@@ -13,7 +13,7 @@ public class QuickStart {
                 .cpuLimit(CpuLimit.parse("500m"))        // at most half a core of action time per second
                 .build();
         try (Backplane backplane = Backplane.builder("shop").policy(policy).build()) {
-            BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOutstandingLimit(10_000));
+            BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOperationLimit(10_000));
             // Actions on one key run one at a time, in order; different keys run in parallel.
             CompletableFuture<String> placed = orders.submit("order-42", 1, ctx -> "placed " + ctx.objectKey());
             // Wait for an asynchronous reply without holding a thread; newer work for the key queues behind it.

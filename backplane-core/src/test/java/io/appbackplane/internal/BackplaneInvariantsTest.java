@@ -60,7 +60,7 @@ class BackplaneInvariantsTest {
     @Test
     void afterConcurrentRepliesContinuationsCancellationsAndResizes_everyObjectAndEveryTotalIsConsistent()
             throws Exception {
-        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOutstandingLimit(Integer.MAX_VALUE));
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withOperationLimit(Integer.MAX_VALUE));
         int keys = 200;
         List<ObjectHandle> handles = new ArrayList<>();
         for (int k = 0; k < 20; k++) { // pinned: they stay in the component, so checkInvariants sees them

@@ -93,7 +93,7 @@ class BackplaneAutoConfigurationTest {
                     assertThat(defaults.slowActionThreshold()).isEqualTo(Duration.ofSeconds(1));
                     assertThat(defaults.cpuBudgetSlices()).isEqualTo(5);
                     assertThat(defaults.actionsPerTurn()).isEqualTo(3);
-                    assertThat(defaults.outstandingLimit()).isEqualTo(5000);
+                    assertThat(defaults.operationLimit()).isEqualTo(5000);
 
                     BackplanePolicy bulk = registry.get("bulk").policy();
                     assertThat(bulk.threads()).as("instance over template").isEqualTo(1);
@@ -102,7 +102,7 @@ class BackplaneAutoConfigurationTest {
                             .containsExactly(BackplanePolicy.UNLIMITED_QUOTA, 10, 5, 25);
                     assertThat(bulk.priorities()).as("from the template").isEqualTo(4);
                     assertThat(bulk.integrationPeriod()).as("from the template").isEqualTo(Duration.ofMillis(200));
-                    assertThat(bulk.outstandingLimit()).as("from the template").isEqualTo(5000);
+                    assertThat(bulk.operationLimit()).as("from the template").isEqualTo(5000);
                 });
     }
 
@@ -149,10 +149,10 @@ class BackplaneAutoConfigurationTest {
                     BackplaneRegistry registry = context.getBean(BackplaneRegistry.class);
                     assertThat(registry.get("default").component("orders")).isEmpty();
                     assertThat(registry.get("bulk").component("orders")).get()
-                            .satisfies(c -> assertThat(c.outstandingLimit()).isEqualTo(7))
+                            .satisfies(c -> assertThat(c.operationLimit()).isEqualTo(7))
                             .satisfies(c -> assertThat(c.state()).isEqualTo(ComponentState.PRIMARY));
                     assertThat(registry.get("batch").component("reports")).as("@AppComponent(backplane)").get()
-                            .satisfies(c -> assertThat(c.outstandingLimit()).isEqualTo(100_000));
+                            .satisfies(c -> assertThat(c.operationLimit()).isEqualTo(100_000));
                     assertThat(context.getBean(Orders.class).where("o-1").get(5, TimeUnit.SECONDS))
                             .startsWith("backplane-bulk-worker-");
                     assertThat(context.getBean(Reports.class).where().get(5, TimeUnit.SECONDS))

@@ -34,7 +34,7 @@ public record BackplaneDescriptor(
                 s.name(),
                 state,
                 new Policy(p.priorities(), p.threads(), p.cpuLimit().toString(), millis(p.integrationPeriod()), p.cpuBudgetSlices(),
-                        millis(p.slowActionThreshold()), p.actionsPerTurn(), p.outstandingLimit()),
+                        millis(p.slowActionThreshold()), p.actionsPerTurn(), p.operationLimit()),
                 new Threads(s.threads(), s.busyThreads(), s.idleThreads()),
                 s.priorities().stream().map(Priority::of).toList(),
                 new Cpu(s.cpu().limit().toString(), s.cpu().budgetPerPeriod() == null ? null : millis(s.cpu().budgetPerPeriod()),
@@ -69,7 +69,7 @@ public record BackplaneDescriptor(
     public record Component(String name, String state, List<String> dependencies, int outstanding, int operationLimit,
             int objects, int waitingObjects, Counts counts, List<Endpoint> endpoints) {
         static Component of(ComponentStatistics c) {
-            return new Component(c.name(), c.state().name(), c.dependencies(), c.outstanding(), c.outstandingLimit(),
+            return new Component(c.name(), c.state().name(), c.dependencies(), c.outstanding(), c.operationLimit(),
                     c.objects(), c.waitingObjects(), Counts.of(c.counts()), c.endpoints().stream().map(Endpoint::of).toList());
         }
     }

@@ -78,7 +78,7 @@ final class ComponentInstaller {
         ComponentSpec spec = ComponentSpec.named(name).dependsOn(annotation.dependsOn());
         if (settings != null && settings.getOperationLimit() != null) {
             try {
-                spec = spec.withOutstandingLimit(settings.getOperationLimit());
+                spec = spec.withOperationLimit(settings.getOperationLimit());
             } catch (IllegalArgumentException e) {
                 throw new InvalidBackplanePropertyException("backplane.components." + name + ".operation-limit",
                         settings.getOperationLimit(), "allowed: 1.." + Integer.MAX_VALUE, e);

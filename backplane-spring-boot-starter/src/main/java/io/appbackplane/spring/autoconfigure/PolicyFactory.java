@@ -91,7 +91,7 @@ final class PolicyFactory {
         Integer limit = pick(instance, base, BackplaneProperties.Policy::getOperationLimit);
         if (limit != null) {
             set(prefix(name, instance, template, "operation-limit", instance != null && instance.getOperationLimit() != null),
-                    limit, builder::outstandingLimit);
+                    limit, builder::operationLimit);
         }
         List<String> quotas = pick(instance, base, BackplaneProperties.Policy::getQuotas);
         if (quotas != null) {

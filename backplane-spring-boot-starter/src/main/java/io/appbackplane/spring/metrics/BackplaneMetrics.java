@@ -85,7 +85,7 @@ public final class BackplaneMetrics implements SmartInitializingSingleton {
                 s -> of.apply(s).counts().totalQueueTime().toNanos());
         counter(meters, BackplaneMeters.SLOW_ACTIONS, tags, stats, s -> of.apply(s).counts().slowActions());
         gauge(meters, BackplaneMeters.OUTSTANDING, tags, stats, s -> of.apply(s).outstanding());
-        gauge(meters, BackplaneMeters.OPERATION_LIMIT, tags, stats, s -> of.apply(s).outstandingLimit());
+        gauge(meters, BackplaneMeters.OPERATION_LIMIT, tags, stats, s -> of.apply(s).operationLimit());
         component.endpoints().forEach(endpoint -> {
             String endpointName = endpoint.name();
             Tags endpointTags = tags.and("endpoint", endpointName);
