@@ -96,13 +96,7 @@ final class Scheduler {
             runAction(context, object, node);
             context.turnActions++;
         }
-        ReadyEntry after = object.afterAction(context);
-        if (after == WorkObject.RELEASE) {
-            object.component.forgetReleased(object);
-        } else if (after.object != null) {
-            push(after);
-        }
-        return after;
+        return decideAfterAction(context, object);
     }
 
     /**
@@ -114,6 +108,11 @@ final class Scheduler {
      */
     ReadyEntry redecideTurn(RunContext context, WorkObject object) {
         quotas.refund(context.turnPriority); // the charge the provisional CONTINUE took; charged again if it stands
+        return decideAfterAction(context, object);
+    }
+
+    /** Asks the object what comes next and acts on it: forget it if released, push it if READY again. */
+    private ReadyEntry decideAfterAction(RunContext context, WorkObject object) {
         ReadyEntry after = object.afterAction(context);
         if (after == WorkObject.RELEASE) {
             object.component.forgetReleased(object);

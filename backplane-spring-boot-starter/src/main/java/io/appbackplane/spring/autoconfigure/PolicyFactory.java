@@ -2,15 +2,17 @@ package io.appbackplane.spring.autoconfigure;
 
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.CpuLimit;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Turns {@code backplane.configs} and {@code backplane.instances} into core {@link
  * BackplanePolicy policies}: the instance's values over its template's over the core defaults.
  * Each value goes through the core's own validation; a failure is re-raised as an {@link
- * InvalidBackplanePropertyException} naming the full property.
+ * InvalidBackplanePropertyException} naming the full property that supplied the value.
  */
 final class PolicyFactory {
 
@@ -24,7 +26,7 @@ final class PolicyFactory {
 
     /** The names of the configured backplanes, "default" always included. */
     List<String> backplaneNames() {
-        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> names = new LinkedHashSet<>();
         names.add(DEFAULT);
         names.addAll(properties.getInstances().keySet());
         return List.copyOf(names);
@@ -39,67 +41,52 @@ final class PolicyFactory {
             throw new UnknownBackplaneException("template", template, "backplane.instances." + name + ".base-config",
                     properties.getConfigs().keySet());
         }
+        Values values = new Values(name, instance, template, base);
         BackplanePolicy.Builder builder = BackplanePolicy.builder();
-        // priorities first: quotas are checked against them
-        Integer priorities = pick(instance, base, BackplaneProperties.Policy::getPriorities);
-        if (priorities != null) {
-            set(prefix(name, instance, template, "priorities", instance != null && instance.getPriorities() != null),
-                    priorities, builder::priorities);
+        values.apply("priorities", BackplaneProperties.Policy::getPriorities, builder::priorities); // quotas are checked against them
+        values.apply("threads", BackplaneProperties.Policy::getThreads, builder::threads);
+        values.apply("cpu-limit", BackplaneProperties.Policy::getCpuLimit, text -> builder.cpuLimit(CpuLimit.parse(text)));
+        values.apply("integration-period", BackplaneProperties.Policy::getIntegrationPeriod, builder::integrationPeriod);
+        values.apply("cpu-budget-slices", BackplaneProperties.Policy::getCpuBudgetSlices, builder::cpuBudgetSlices);
+        values.apply("slow-action-threshold", BackplaneProperties.Policy::getSlowActionThreshold, builder::slowActionThreshold);
+        values.apply("actions-per-turn", BackplaneProperties.Policy::getActionsPerTurn, builder::actionsPerTurn);
+        values.apply("operation-limit", BackplaneProperties.Policy::getOperationLimit, builder::operationLimit);
+        List<String> quotas = values.pick(BackplaneProperties.Policy::getQuotas);
+        if (quotas != null) {
+            String property = values.property("quotas", BackplaneProperties.Policy::getQuotas);
+            for (int p = 0; p < quotas.size(); p++) {
+                int priority = p;
+                set(property + "[" + p + "]", quotas.get(p), text -> builder.quota(priority, parseQuota(text)));
+            }
         }
-        apply(builder, name, instance, template, base);
         try {
             return builder.build();
-        } catch (IllegalArgumentException e) {
-            // the quotas may come from the template: name the property that actually set them
-            throw new InvalidBackplanePropertyException(
-                    prefix(name, instance, template, "quotas", instance != null && instance.getQuotas() != null),
-                    pick(instance, base, BackplaneProperties.Policy::getQuotas), e.getMessage(), e);
+        } catch (IllegalArgumentException e) { // a quota for a priority the policy does not have
+            throw new InvalidBackplanePropertyException(values.property("quotas", BackplaneProperties.Policy::getQuotas),
+                    quotas, allowedPart(e.getMessage()), e);
         }
     }
 
-    private void apply(BackplanePolicy.Builder builder, String name, BackplaneProperties.Instance instance,
-            String template, BackplaneProperties.Policy base) {
-        Integer threads = pick(instance, base, BackplaneProperties.Policy::getThreads);
-        if (threads != null) {
-            set(prefix(name, instance, template, "threads", instance != null && instance.getThreads() != null), threads, builder::threads);
-        }
-        String cpu = pick(instance, base, BackplaneProperties.Policy::getCpuLimit);
-        if (cpu != null) {
-            set(prefix(name, instance, template, "cpu-limit", instance != null && instance.getCpuLimit() != null), cpu,
-                    value -> builder.cpuLimit(CpuLimit.parse(value)));
-        }
-        var period = pick(instance, base, BackplaneProperties.Policy::getIntegrationPeriod);
-        if (period != null) {
-            set(prefix(name, instance, template, "integration-period", instance != null && instance.getIntegrationPeriod() != null),
-                    period, builder::integrationPeriod);
-        }
-        Integer slices = pick(instance, base, BackplaneProperties.Policy::getCpuBudgetSlices);
-        if (slices != null) {
-            set(prefix(name, instance, template, "cpu-budget-slices", instance != null && instance.getCpuBudgetSlices() != null),
-                    slices, builder::cpuBudgetSlices);
-        }
-        var slow = pick(instance, base, BackplaneProperties.Policy::getSlowActionThreshold);
-        if (slow != null) {
-            set(prefix(name, instance, template, "slow-action-threshold", instance != null && instance.getSlowActionThreshold() != null),
-                    slow, builder::slowActionThreshold);
-        }
-        Integer perTurn = pick(instance, base, BackplaneProperties.Policy::getActionsPerTurn);
-        if (perTurn != null) {
-            set(prefix(name, instance, template, "actions-per-turn", instance != null && instance.getActionsPerTurn() != null),
-                    perTurn, builder::actionsPerTurn);
-        }
-        Integer limit = pick(instance, base, BackplaneProperties.Policy::getOperationLimit);
-        if (limit != null) {
-            set(prefix(name, instance, template, "operation-limit", instance != null && instance.getOperationLimit() != null),
-                    limit, builder::operationLimit);
-        }
-        List<String> quotas = pick(instance, base, BackplaneProperties.Policy::getQuotas);
-        if (quotas != null) {
-            String property = prefix(name, instance, template, "quotas", instance != null && instance.getQuotas() != null);
-            for (int p = 0; p < quotas.size(); p++) {
-                int priority = p;
-                set(property + "[" + p + "]", quotas.get(p), value -> builder.quota(priority, parseQuota(value)));
+    /** Where one backplane's values come from: its instance properties, else its template's. */
+    private record Values(String name, BackplaneProperties.Instance instance, String template, BackplaneProperties.Policy base) {
+
+        /** Sets a value on the builder if the instance or the template has one. */
+        <T> void apply(String key, Function<BackplaneProperties.Policy, T> getter, Consumer<T> setter) {
+            T value = pick(getter);
+            if (value != null) {
+                set(property(key, getter), value, setter);
             }
+        }
+
+        <T> T pick(Function<BackplaneProperties.Policy, T> getter) {
+            T own = instance == null ? null : getter.apply(instance);
+            return own != null ? own : base == null ? null : getter.apply(base);
+        }
+
+        /** The full name of the property that supplies the value: the instance's own, or its template's. */
+        String property(String key, Function<BackplaneProperties.Policy, ?> getter) {
+            boolean fromInstance = instance != null && getter.apply(instance) != null;
+            return fromInstance ? "backplane.instances." + name + "." + key : "backplane.configs." + template + "." + key;
         }
     }
 
@@ -114,18 +101,6 @@ final class PolicyFactory {
             throw new IllegalArgumentException("quota '" + value + "' is not a number; allowed: 1.." + Integer.MAX_VALUE
                     + " or 'unlimited'", e);
         }
-    }
-
-    /** The full name of the property that supplied a value: the instance's own, or its template's. */
-    private static String prefix(String name, BackplaneProperties.Instance instance, String template, String key,
-            boolean fromInstance) {
-        return fromInstance ? "backplane.instances." + name + "." + key : "backplane.configs." + template + "." + key;
-    }
-
-    private static <T> T pick(BackplaneProperties.Policy instance, BackplaneProperties.Policy base,
-            java.util.function.Function<BackplaneProperties.Policy, T> getter) {
-        T own = instance == null ? null : getter.apply(instance);
-        return own != null ? own : base == null ? null : getter.apply(base);
     }
 
     private static <T> void set(String property, T value, Consumer<T> setter) {
