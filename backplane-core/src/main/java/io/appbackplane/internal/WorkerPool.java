@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Invariants: {@code live = threads started − threads exited}; {@code live} converges to {@code
  * target}: a surplus worker retires at its next turn boundary (never while holding an object, so no
- * action is lost or run twice). {@code idle = number of workers inside} {@link #idle}.
+ * action is lost or run twice). {@code idle = number of workers inside} {@link #awaitWork}.
  *
  * <h2>Concurrency: parking without lost wake-ups</h2>
  * A worker that found nothing sets its {@code parked} flag and increments {@code idle}, then looks
@@ -20,13 +20,17 @@ import java.util.concurrent.locks.LockSupport;
  * 0}, CASes some worker's flag from true to false and unparks it. Both sides write then read
  * volatile state, so either the worker's second look sees the entry or the producer sees the flag;
  * an unpark before the park leaves a permit, so the park returns at once.
+ *
+ * <p>The worker side is {@link #awaitWork} and the producer side {@link #signal}; both work on a
+ * {@link Parker} (a worker is one), so that {@code WorkerParkingLincheckTest} can run the real
+ * protocol with a Lincheck thread standing in for a worker ({@link #enlist}/{@link #delist}).
  */
 final class WorkerPool {
 
     private final String backplaneName;
     private final Scheduler scheduler;
     private final DefaultBackplane backplane;
-    private final CopyOnWriteArrayList<Worker> workers = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Parker> workers = new CopyOnWriteArrayList<>();
     private final AtomicInteger target = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicInteger idle = new AtomicInteger();
@@ -69,9 +73,9 @@ final class WorkerPool {
         if (idle.get() == 0) {
             return;
         }
-        for (Worker w : workers) {
+        for (Parker w : workers) {
             if (w.parked.get() && w.parked.compareAndSet(true, false)) {
-                LockSupport.unpark(w.thread);
+                w.unpark();
                 return;
             }
         }
@@ -79,9 +83,9 @@ final class WorkerPool {
 
     /** Wakes every parked worker (a tick released budget; a resize; shutdown). */
     void signalAll() {
-        for (Worker w : workers) {
+        for (Parker w : workers) {
             if (w.parked.compareAndSet(true, false)) {
-                LockSupport.unpark(w.thread);
+                w.unpark();
             }
         }
     }
@@ -98,8 +102,8 @@ final class WorkerPool {
 
     /** Interrupts workers still running an action (a last resort after the drain timeout). */
     void interruptAll() {
-        for (Worker w : workers) {
-            w.thread.interrupt();
+        for (Parker w : workers) {
+            w.thread().interrupt();
         }
     }
 
@@ -115,9 +119,61 @@ final class WorkerPool {
         return idle.get();
     }
 
-    private final class Worker implements Runnable {
-        final Thread thread;
+    /**
+     * A worker (or a test's stand-in for one) that found nothing: announces itself idle, looks for
+     * work once more, and parks unless it found some (see the class comment).
+     */
+    void awaitWork(Parker me, long parkNanos) {
+        me.parked.set(true);
+        idle.incrementAndGet();
+        try {
+            if (stopping || live.get() > target.get() || scheduler.hasRunnableWork()) {
+                return; // second look after announcing: see the class comment
+            }
+            me.park(parkNanos);
+        } finally {
+            me.parked.set(false);
+            idle.decrementAndGet();
+        }
+    }
+
+    /** Makes a test's stand-in worker wakeable by {@link #signal} (real workers are enlisted by {@link #setThreads}). */
+    void enlist(Parker parker) {
+        workers.add(parker);
+    }
+
+    /** Undoes {@link #enlist}. */
+    void delist(Parker parker) {
+        workers.remove(parker);
+    }
+
+    /**
+     * What parks in {@link #awaitWork} and what {@link #signal} wakes: a worker thread and its parked
+     * flag. {@link #park} and {@link #unpark} are {@link LockSupport}'s; a test may override them.
+     */
+    abstract static class Parker {
         final AtomicBoolean parked = new AtomicBoolean();
+
+        /** The thread that parks in {@link #awaitWork} with this parker. */
+        abstract Thread thread();
+
+        /** Parks the calling thread ({@link #thread()}) until {@link #unpark}, at most {@code parkNanos} if positive. */
+        void park(long parkNanos) {
+            if (parkNanos > 0) {
+                LockSupport.parkNanos(this, parkNanos);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+
+        /** Unparks {@link #thread()}, or lets its next {@link #park} return at once. */
+        void unpark() {
+            LockSupport.unpark(thread());
+        }
+    }
+
+    private final class Worker extends Parker implements Runnable {
+        final Thread thread;
         private final RunContext context;
         private boolean retired;
 
@@ -128,15 +184,20 @@ final class WorkerPool {
         }
 
         @Override
+        Thread thread() {
+            return thread;
+        }
+
+        @Override
         public void run() {
             DefaultBackplane.CURRENT.set(backplane);
             try {
                 while (!shouldExit()) {
                     ReadyEntry entry = scheduler.select();
                     if (entry == ReadyEntry.NONE) {
-                        idle(0);
+                        awaitWork(this, 0);
                     } else if (entry == ReadyEntry.THROTTLED) {
-                        idle(scheduler.nanosUntilRelease());
+                        awaitWork(this, scheduler.nanosUntilRelease());
                     } else {
                         busy.incrementAndGet();
                         try {
@@ -169,24 +230,6 @@ final class WorkerPool {
                     retired = true;
                     return true;
                 }
-            }
-        }
-
-        private void idle(long parkNanos) {
-            parked.set(true);
-            idle.incrementAndGet();
-            try {
-                if (stopping || live.get() > target.get() || scheduler.hasRunnableWork()) {
-                    return; // second look after announcing: see the class comment
-                }
-                if (parkNanos > 0) {
-                    LockSupport.parkNanos(this, parkNanos);
-                } else {
-                    LockSupport.park(this);
-                }
-            } finally {
-                parked.set(false);
-                idle.decrementAndGet();
             }
         }
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -48,12 +49,29 @@ final class EndpointMethod {
         this.target = target;
         this.targetIsOurProxy = targetIsOurProxy;
         this.backplane = backplane;
-        Class<?> returns = method.getReturnType();
-        this.kind = returns == void.class ? Kind.VOID
-                : CompletionStage.class.isAssignableFrom(returns) && returns.isAssignableFrom(CompletableFuture.class)
-                        ? Kind.FUTURE
-                        : Kind.BLOCKING;
+        this.kind = kindOf(method);
         ReflectionUtils.makeAccessible(method);
+    }
+
+    /**
+     * How a method's calls return: a {@code Future} or {@code CompletionStage} return type that a
+     * {@code CompletableFuture} satisfies is asynchronous; other future types cannot be honoured and
+     * fail start-up; everything else blocks.
+     */
+    static Kind kindOf(Method method) {
+        Class<?> returns = method.getReturnType();
+        if (returns == void.class) {
+            return Kind.VOID;
+        }
+        if (Future.class.isAssignableFrom(returns) || CompletionStage.class.isAssignableFrom(returns)) {
+            if (!returns.isAssignableFrom(CompletableFuture.class)) {
+                throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName() + " returns "
+                        + returns.getName() + ", which the backplane cannot complete; allowed: CompletableFuture,"
+                        + " CompletionStage or Future (asynchronous), void, or a plain type (blocking)");
+            }
+            return Kind.FUTURE;
+        }
+        return Kind.BLOCKING;
     }
 
     void bind(ActionEndpoint<EndpointCall, Object> endpoint) {

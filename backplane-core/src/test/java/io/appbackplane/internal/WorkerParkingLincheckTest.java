@@ -1,0 +1,219 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.Action;
+import io.appbackplane.ActionContext;
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.CpuLimit;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck test of {@link WorkerPool}'s parking protocol ("parking without lost wake-ups"): a lost
+ * wake-up shows as a worker parked forever, which Lincheck's model checking reports as a hang.
+ *
+ * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
+ * 0), its {@link WorkerPool#awaitWork} (announce, second look through the real {@link
+ * Scheduler#hasRunnableWork()}, park) and {@link WorkerPool#signal} (CAS the flag, unpark), over a
+ * real {@link Scheduler} and {@link ReadyQueues}. Only the park itself is the harness's ({@link
+ * StandIn}): Lincheck models {@code LockSupport.park} as possibly spurious and, in user code, lets it
+ * return at once. One Lincheck thread stands in for a worker ({@link WorkerPool#enlist}):
+ * {@code workerLoopOnce} is the worker's loop — {@code select}, and on NONE {@code awaitWork} —
+ * until it takes an entry. Submitters do what a submit does: make an object READY, push its entry,
+ * then signal ({@link Scheduler#push} pushes and calls {@code backplane.signalWork()}, which is
+ * {@code workers.signal()}; the shared backplane is in step mode, so the harness calls the pool's
+ * {@code signal} itself, right after the push, in the same order).
+ *
+ * <p>A real worker would park forever when nothing is ever submitted again; that is no bug, but a
+ * hang all the same. So the stand-in waits only for work it is owed: each submit counts itself
+ * ({@code started}) before its entry exists, and the worker leaves when it has taken as many entries
+ * as submits started. That check comes before {@code awaitWork} and never after a park, so it
+ * cannot hide a lost wake-up: a submit that started before the worker's check pushes its entry and
+ * signals afterwards, and only the protocol can make the worker see one or the other. The worker
+ * operation is in a non-parallel group: with two workers, one could wait for an entry the other
+ * took, a hang the protocol does not promise to avoid.
+ *
+ * <p>{@code @Validate}: every submitted entry was taken or is still queued, no worker is idle.
+ *
+ * <p>Checked to bite: with the second look removed from {@code awaitWork}, or done before the
+ * announce, both tests fail with "The execution has hung" on {@code workerLoopOnce() || submit}
+ * (the submit pushes and reads {@code idle == 0} between the worker's look and its park).
+ */
+public class WorkerParkingLincheckTest {
+
+    static final int PRIORITIES = 2;
+
+    /** An action that is never run: the worker only takes objects. */
+    static final class NeverRun implements Action<Object> {
+        static final NeverRun INSTANCE = new NeverRun();
+
+        @Override
+        public Object run(ActionContext context) {
+            throw new AssertionError("the harness runs no user code");
+        }
+    }
+
+    /**
+     * A Lincheck thread standing in for a worker thread, with {@code LockSupport}'s park semantics
+     * minus spurious wake-ups: {@link #park} returns once a permit is there (an {@link #unpark}
+     * before or during the park), never otherwise. Lincheck's model checking lets every user-code
+     * {@code LockSupport.park} return at once (a spurious wake-up), after which the worker's loop
+     * simply selects again, so a real park could never show a lost wake-up; this one waits, and a
+     * wait that no thread will end is reported by Lincheck as a hang.
+     */
+    static final class StandIn extends WorkerPool.Parker {
+        private final Thread thread = Thread.currentThread();
+        private final AtomicBoolean permit = new AtomicBoolean();
+
+        @Override
+        Thread thread() {
+            return thread;
+        }
+
+        @Override
+        void park(long parkNanos) {
+            while (!permit.compareAndSet(true, false)) {
+                Thread.onSpinWait(); // parked: only an unpark ends this
+            }
+        }
+
+        @Override
+        void unpark() {
+            permit.set(true);
+        }
+    }
+
+    public static class Parking {
+
+        private final ReadyQueues ready = new ReadyQueues(PRIORITIES);
+        private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready,
+                new QuotaLedger(new int[] {64, 64}),
+                new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
+        /** Target 0: starts no threads, and {@code live > target} is false, so only the scheduler decides. */
+        private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
+        private final DefaultComponent component =
+                new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+        /** Submits begun (counted before the entry is pushed); also the next key. */
+        private final AtomicInteger started = new AtomicInteger();
+        private final AtomicInteger taken = new AtomicInteger();
+
+        public Parking() {}
+
+        /** A submit to a fresh key: the object goes IDLE → READY, its entry is pushed, a worker signalled. */
+        @Operation
+        public void submit(@Param(gen = IntGen.class, conf = "0:1") int priority) {
+            int key = started.incrementAndGet();
+            WorkObject object = new WorkObject(component, key, ready);
+            ActionNode node = new ActionNode(NeverRun.INSTANCE, priority,
+                    new Request(component, key, priority, null, null, null, false), 0L);
+            ReadyEntry entry = object.enqueue(node);
+            require(entry != null && entry.object == object, "a fresh object did not become READY");
+            scheduler.push(entry); // ready.push(entry); signalWork() is a no-op on the step-mode backplane
+            pool.signal(); // what signalWork() does on a threaded backplane
+        }
+
+        /** The worker's loop until it takes an entry, or leaves when no started submit is left to take. */
+        @Operation(nonParallelGroup = "worker")
+        public void workerLoopOnce() {
+            StandIn me = new StandIn();
+            pool.enlist(me);
+            try {
+                while (true) {
+                    ReadyEntry entry = scheduler.select();
+                    if (entry.object != null) {
+                        taken.incrementAndGet(); // the object stays RUNNING: nothing else looks at it
+                        return;
+                    }
+                    require(entry == ReadyEntry.NONE, "throttled without a CPU limit");
+                    if (taken.get() >= started.get()) {
+                        return; // owed nothing: a real worker would park until the next submit
+                    }
+                    pool.awaitWork(me, 0); // parks forever if the wake-up is lost
+                }
+            } finally {
+                pool.delist(me);
+            }
+        }
+
+        @Validate
+        public void validate() {
+            require(pool.idle() == 0, pool.idle() + " workers still idle");
+            int queued = 0;
+            for (ReadyEntry e = scheduler.select(); e.object != null; e = scheduler.select()) {
+                queued++;
+            }
+            require(taken.get() + queued == started.get(),
+                    started.get() + " submitted but " + taken.get() + " taken and " + queued + " queued");
+        }
+
+        private static void require(boolean condition, String message) {
+            if (!condition) {
+                throw new AssertionError(message);
+            }
+        }
+    }
+
+    /** The lost wake-up's own scenario, explored on every run whatever the random generator picks: one worker, one submit. */
+    @Test
+    public void workerAgainstSubmit_modelChecking() {
+        new ModelCheckingOptions()
+                .iterations(0) // no random scenarios: only the custom one
+                .invocationsPerIteration(200)
+                .addCustomScenario(workerAgainstSubmit())
+                .check(Parking.class);
+    }
+
+    /** Random scenarios: two threads of three operations plus init and post parts; worker loops share one thread. */
+    @Test
+    public void parking_modelChecking() {
+        modelChecking(1).check(Parking.class);
+    }
+
+    @Test
+    @Tag("stress")
+    public void longRun() {
+        modelChecking(10).check(Parking.class);
+        modelChecking(5).threads(3).check(Parking.class);
+        new StressOptions()
+                .iterations(50)
+                .invocationsPerIteration(1000)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(1)
+                .actorsAfter(1)
+                .check(Parking.class);
+    }
+
+    /** {@code workerLoopOnce() || submit(0)}, built by hand (Lincheck's scenario DSL takes Kotlin lambdas). */
+    static ExecutionScenario workerAgainstSubmit() {
+        try {
+            Actor worker = new Actor(Parking.class.getMethod("workerLoopOnce"), List.of());
+            Actor submit = new Actor(Parking.class.getMethod("submit", int.class), List.<Object>of(0));
+            // Lincheck sets the @Validate function of a custom scenario itself.
+            return new ExecutionScenario(List.of(), List.of(List.of(worker), List.of(submit)), List.of(), null);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static ModelCheckingOptions modelChecking(int scale) {
+        return new ModelCheckingOptions()
+                .iterations(10 * scale)
+                .invocationsPerIteration(100)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(1)
+                .actorsAfter(1);
+    }
+}
