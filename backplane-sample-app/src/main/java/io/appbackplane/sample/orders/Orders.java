@@ -1,0 +1,191 @@
+package io.appbackplane.sample.orders;
+
+import io.appbackplane.ActionContext;
+import io.appbackplane.ActionEndpoint;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.ComponentState;
+import io.appbackplane.EndpointSpec;
+import io.appbackplane.ReplyTimeoutException;
+import io.appbackplane.sample.SampleProperties;
+import io.appbackplane.sample.payments.Payments;
+import io.appbackplane.sample.payments.Receipt;
+import io.appbackplane.sample.warehouse.Item;
+import io.appbackplane.sample.warehouse.Reservation;
+import io.appbackplane.sample.warehouse.Warehouse;
+import io.appbackplane.spring.annotation.AppComponent;
+import io.appbackplane.spring.annotation.Endpoint;
+import io.appbackplane.spring.annotation.ObjectKey;
+import io.appbackplane.spring.annotation.OnState;
+import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Orders: one state machine per order, on the backplane object for the order id. Placing an order
+ * runs PLACED, asks the warehouse to reserve stock and <em>waits for the reply</em> (with a timeout)
+ * without holding a worker, then RESERVED, charges the payment service the same way, then PAID and
+ * CONFIRMED — or FAILED at the step that went wrong. Every step is an action on the order's
+ * object, so the steps of one order run one at a time, in order; different orders run in parallel.
+ *
+ * <p>Placing uses the core API ({@link ActionContext#awaitReply(java.util.concurrent.CompletionStage,
+ * Duration, io.appbackplane.ReplyHandler)}) through an endpoint registered when the component
+ * initializes; reading an order is an annotated {@link Endpoint} on the same object.
+ */
+@AppComponent(value = "orders", dependsOn = {"warehouse", "payments"})
+public class Orders {
+
+    /** Placing an order: the most urgent work of the desk. */
+    public static final int PLACE_PRIORITY = 0;
+
+    private static final Logger log = LoggerFactory.getLogger(Orders.class);
+
+    private final Warehouse warehouse;
+    private final Payments payments;
+    private final BackplaneRegistry backplanes;
+    private final Duration replyTimeout;
+    private final int retained;
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<String, Order> orders = new ConcurrentHashMap<>();
+    private final Queue<String> oldestFirst = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger kept = new AtomicInteger();
+    private volatile ActionEndpoint<PlaceOrder, OrderView> placeEndpoint;
+
+    public Orders(Warehouse warehouse, Payments payments, BackplaneRegistry backplanes, SampleProperties properties) {
+        this.warehouse = warehouse;
+        this.payments = payments;
+        this.backplanes = backplanes;
+        this.replyTimeout = properties.getOrders().getReplyTimeout();
+        this.retained = properties.getOrders().getRetained();
+    }
+
+    /** A request to place an order; {@code placed} completes once the order is PLACED. */
+    record PlaceOrder(String orderId, Item item, int quantity, CompletableFuture<OrderView> placed) {}
+
+    /** Registers the core endpoint that runs the state machine, before the component takes work. */
+    @OnState(ComponentState.INITIALIZING)
+    void registerPlaceEndpoint() {
+        BackplaneComponent self = backplanes.all().values().stream()
+                .flatMap(backplane -> backplane.component("orders").stream())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("component 'orders' is not installed in any backplane"));
+        placeEndpoint = self.endpoint(EndpointSpec.<PlaceOrder, OrderView>named("place", this::start)
+                .keyedBy(PlaceOrder::orderId)
+                .withPriority(PLACE_PRIORITY));
+    }
+
+    /**
+     * Places an order; returns at once (dispatched in the caller's thread). The result completes
+     * with the final view (CONFIRMED or FAILED); {@code placed} completes as soon as it is PLACED.
+     *
+     * @throws UnknownItemException if {@code sku} is not in the catalogue
+     * @throws BackplaneRejectedException if the orders component is at its operation limit
+     */
+    public CompletableFuture<OrderView> place(String sku, int quantity, CompletableFuture<OrderView> placed) {
+        Item item = warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku));
+        ActionEndpoint<PlaceOrder, OrderView> endpoint = placeEndpoint;
+        if (endpoint == null) {
+            throw new IllegalStateException("orders is not initialized yet");
+        }
+        return endpoint.call(new PlaceOrder("order-" + ids.incrementAndGet(), item, quantity, placed));
+    }
+
+    /** The order as it is once every step queued before this call has run; empty if unknown. */
+    @Endpoint(priority = 1)
+    public CompletableFuture<Optional<OrderView>> status(@ObjectKey String orderId) {
+        Order order = orders.get(orderId);
+        return CompletableFuture.completedFuture(order == null ? Optional.empty() : Optional.of(order.view()));
+    }
+
+    // ---- the state machine; every method below runs on the order's object ----
+
+    private OrderView start(ActionContext context, PlaceOrder request) {
+        Order order = new Order(request.orderId(), request.item().sku(), request.quantity(),
+                request.item().priceCents() * request.quantity());
+        remember(order);
+        order.enter(OrderState.PLACED);
+        request.placed().complete(order.view());
+        CompletableFuture<Reservation> reservation;
+        try {
+            reservation = warehouse.reserve(order.id(), order.item(), order.quantity());
+        } catch (BackplaneRejectedException busy) {
+            order.fail("warehouse busy: " + busy.getMessage());
+            throw busy;
+        }
+        return context.awaitReply(reservation, replyTimeout, (ctx, reserved, failure) -> reserved(ctx, order, failure));
+    }
+
+    private OrderView reserved(ActionContext context, Order order, Throwable failure) {
+        if (failure != null) {
+            order.fail(why("warehouse", failure));
+            if (failure instanceof ReplyTimeoutException) {
+                releaseQuietly(order); // it may still reserve after the timeout
+            }
+            return order.view();
+        }
+        order.enter(OrderState.RESERVED);
+        CompletableFuture<Receipt> charge;
+        try {
+            charge = payments.charge(order.id(), order.amountCents());
+        } catch (BackplaneRejectedException busy) {
+            order.fail("payments busy: " + busy.getMessage());
+            releaseQuietly(order);
+            throw busy;
+        }
+        return context.awaitReply(charge, replyTimeout, (ctx, receipt, chargeFailure) -> paid(order, chargeFailure));
+    }
+
+    private OrderView paid(Order order, Throwable failure) {
+        if (failure != null) {
+            order.fail(why("payments", failure));
+            releaseQuietly(order);
+            return order.view();
+        }
+        order.enter(OrderState.PAID);
+        try {
+            warehouse.commit(order.id());
+        } catch (BackplaneRejectedException busy) {
+            log.warn("order {}: warehouse too busy to ship now ({})", order.id(), busy.getMessage());
+        }
+        order.enter(OrderState.CONFIRMED);
+        return order.view();
+    }
+
+    private void releaseQuietly(Order order) {
+        try {
+            warehouse.release(order.id()); // after the reservation: same key, same object, in order
+        } catch (BackplaneRejectedException busy) {
+            log.warn("order {}: warehouse too busy to release its stock ({})", order.id(), busy.getMessage());
+        }
+    }
+
+    private String why(String service, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ReplyTimeoutException) {
+            return service + " did not answer within " + replyTimeout.toMillis() + " ms";
+        }
+        return cause.getMessage();
+    }
+
+    private void remember(Order order) {
+        orders.put(order.id(), order);
+        oldestFirst.add(order.id());
+        if (kept.incrementAndGet() > retained) {
+            String oldest = oldestFirst.poll();
+            if (oldest != null) {
+                orders.remove(oldest);
+                kept.decrementAndGet();
+            }
+        }
+    }
+}
