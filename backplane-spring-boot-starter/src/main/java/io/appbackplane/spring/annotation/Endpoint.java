@@ -41,6 +41,14 @@ public @interface Endpoint {
     int poolSize() default 0;
 
     /**
+     * How long the future the method returns may take to complete, in Spring's duration format
+     * ({@code "2s"}, {@code "500ms"}); past it the call fails with {@link
+     * io.appbackplane.ReplyTimeoutException} and a later completion is ignored. Empty (the default)
+     * for no timeout. {@code ${...}} placeholders are resolved.
+     */
+    String replyTimeout() default "";
+
+    /**
      * The name of a method of the same bean, taking the same parameters and returning an {@link
      * io.appbackplane.Route}, that decides object and priority inside the backplane on the
      * component's digester object (rule 10); empty for none.

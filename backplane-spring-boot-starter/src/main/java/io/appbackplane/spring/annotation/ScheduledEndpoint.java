@@ -12,7 +12,8 @@ import java.lang.annotation.Target;
  * component's own object, only while the component is in one of {@link #states()} (DESIGN rule 13:
  * a firing is skipped while the previous one is unfinished — no backlog). Exactly one of {@link
  * #fixedRate()}, {@link #fixedDelay()} and {@link #cron()} must be set. Durations use Spring's
- * format ({@code "500ms"}, {@code "5s"}, {@code "PT1M"}).
+ * format ({@code "500ms"}, {@code "5s"}, {@code "PT1M"}). Every attribute may use {@code ${...}}
+ * placeholders, resolved from the environment.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -5,6 +5,8 @@ import java.util.List;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
@@ -12,15 +14,21 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  * ComponentInstaller}). Registered as a static bean taking providers, so creating it early does not
  * drag other beans out of post-processing.
  */
-final class AppComponentPostProcessor implements BeanPostProcessor {
+final class AppComponentPostProcessor implements BeanPostProcessor, EnvironmentAware {
 
     private final ObjectProvider<BackplaneRegistry> registry;
     private final ObjectProvider<BackplaneProperties> properties;
     private volatile ComponentInstaller installer;
+    private volatile Environment environment;
 
     AppComponentPostProcessor(ObjectProvider<BackplaneRegistry> registry, ObjectProvider<BackplaneProperties> properties) {
         this.registry = registry;
         this.properties = properties;
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
     }
 
     @Override
@@ -44,7 +52,9 @@ final class AppComponentPostProcessor implements BeanPostProcessor {
             synchronized (this) {
                 current = installer;
                 if (current == null) {
-                    current = new ComponentInstaller(registry.getObject(), properties.getObject());
+                    Environment env = environment;
+                    current = new ComponentInstaller(registry.getObject(), properties.getObject(),
+                            env == null ? text -> text : env::resolveRequiredPlaceholders);
                     installer = current;
                 }
             }

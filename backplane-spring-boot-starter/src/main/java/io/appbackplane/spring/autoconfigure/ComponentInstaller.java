@@ -50,11 +50,18 @@ final class ComponentInstaller {
 
     private final BackplaneRegistry registry;
     private final BackplaneProperties properties;
+    private final java.util.function.UnaryOperator<String> placeholders;
     private final List<Installed> installed = new CopyOnWriteArrayList<>();
 
-    ComponentInstaller(BackplaneRegistry registry, BackplaneProperties properties) {
+    /**
+     * @param placeholders resolves {@code ${...}} in annotation attributes (the environment's
+     *     required-placeholder resolution)
+     */
+    ComponentInstaller(BackplaneRegistry registry, BackplaneProperties properties,
+            java.util.function.UnaryOperator<String> placeholders) {
         this.registry = registry;
         this.properties = properties;
+        this.placeholders = placeholders;
     }
 
     List<Installed> installed() {
@@ -123,6 +130,15 @@ final class ComponentInstaller {
         EndpointSpec<EndpointCall, Object> spec = EndpointSpec.<EndpointCall, Object>named(endpointName, endpointMethod::invoke)
                 .withPriority(annotation.priority())
                 .acceptingIn(first(annotation.states(), method, "@Endpoint(states)"), rest(annotation.states()));
+        String replyTimeout = placeholders.apply(annotation.replyTimeout());
+        if (StringUtils.hasText(replyTimeout)) {
+            Duration timeout = duration(method, "@Endpoint(replyTimeout)", replyTimeout);
+            if (timeout.isZero() || timeout.isNegative() || EndpointMethod.kindOf(method) != EndpointMethod.Kind.FUTURE) {
+                throw invalid(method, "has @Endpoint(replyTimeout) = '" + replyTimeout + "'; allowed: a positive duration,"
+                        + " on a method that returns CompletableFuture, CompletionStage or Future");
+            }
+            endpointMethod.replyTimeout(timeout);
+        }
         int keyIndex = objectKeyIndex(method);
         if (annotation.poolSize() > 0) {
             if (keyIndex >= 0) {
@@ -162,24 +178,28 @@ final class ComponentInstaller {
         checkPriority(backplane, annotation.priority(), method, "@ScheduledEndpoint(priority)");
         EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
         io.appbackplane.Action<Object> action = context -> endpointMethod.invokeDirect(new Object[0]);
-        int set = (StringUtils.hasText(annotation.fixedRate()) ? 1 : 0) + (StringUtils.hasText(annotation.fixedDelay()) ? 1 : 0)
-                + (StringUtils.hasText(annotation.cron()) ? 1 : 0);
+        String fixedRate = placeholders.apply(annotation.fixedRate());
+        String fixedDelay = placeholders.apply(annotation.fixedDelay());
+        String cronText = placeholders.apply(annotation.cron());
+        String zoneText = placeholders.apply(annotation.zone());
+        String initialDelay = placeholders.apply(annotation.initialDelay());
+        int set = (StringUtils.hasText(fixedRate) ? 1 : 0) + (StringUtils.hasText(fixedDelay) ? 1 : 0)
+                + (StringUtils.hasText(cronText) ? 1 : 0);
         if (set != 1) {
             throw invalid(method, "must set exactly one of @ScheduledEndpoint(fixedRate, fixedDelay, cron)");
         }
-        Duration initial = StringUtils.hasText(annotation.initialDelay())
-                ? duration(method, "initialDelay", annotation.initialDelay()) : Duration.ZERO;
+        Duration initial = StringUtils.hasText(initialDelay) ? duration(method, "@ScheduledEndpoint(initialDelay)", initialDelay) : Duration.ZERO;
         TimerSpec spec;
-        if (StringUtils.hasText(annotation.fixedRate())) {
-            spec = TimerSpec.fixedRate(method.getName(), initial, duration(method, "fixedRate", annotation.fixedRate()), action);
-        } else if (StringUtils.hasText(annotation.fixedDelay())) {
-            spec = TimerSpec.fixedDelay(method.getName(), initial, duration(method, "fixedDelay", annotation.fixedDelay()), action);
+        if (StringUtils.hasText(fixedRate)) {
+            spec = TimerSpec.fixedRate(method.getName(), initial, duration(method, "@ScheduledEndpoint(fixedRate)", fixedRate), action);
+        } else if (StringUtils.hasText(fixedDelay)) {
+            spec = TimerSpec.fixedDelay(method.getName(), initial, duration(method, "@ScheduledEndpoint(fixedDelay)", fixedDelay), action);
         } else {
             CronExpression cron;
             ZoneId zone;
             try {
-                cron = CronExpression.parse(annotation.cron());
-                zone = StringUtils.hasText(annotation.zone()) ? ZoneId.of(annotation.zone()) : ZoneId.systemDefault();
+                cron = CronExpression.parse(cronText);
+                zone = StringUtils.hasText(zoneText) ? ZoneId.of(zoneText) : ZoneId.systemDefault();
             } catch (RuntimeException e) {
                 throw invalid(method, "has an invalid @ScheduledEndpoint(cron/zone): " + e.getMessage()
                         + "; allowed: a six-field Spring cron expression (seconds first) and a ZoneId");
@@ -254,7 +274,7 @@ final class ComponentInstaller {
         try {
             return DurationStyle.detectAndParse(text);
         } catch (RuntimeException e) {
-            throw invalid(method, "has @ScheduledEndpoint(" + attribute + ") = '" + text + "', which is not a duration;"
+            throw invalid(method, "has " + attribute + " = '" + text + "', which is not a duration;"
                     + " allowed: e.g. 500ms, 5s, 1m or PT1M");
         }
     }

@@ -42,6 +42,7 @@ final class EndpointMethod {
     private final Backplane backplane;
     private final Kind kind;
     private ActionEndpoint<EndpointCall, Object> endpoint;
+    private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
 
     EndpointMethod(String component, Method method, Object target, boolean targetIsOurProxy, Backplane backplane) {
         this.component = component;
@@ -72,6 +73,10 @@ final class EndpointMethod {
             return Kind.FUTURE;
         }
         return Kind.BLOCKING;
+    }
+
+    void replyTimeout(java.time.Duration timeout) {
+        this.replyTimeout = timeout;
     }
 
     void bind(ActionEndpoint<EndpointCall, Object> endpoint) {
@@ -140,12 +145,13 @@ final class EndpointMethod {
             }
         }
         if (result instanceof CompletionStage<?> stage) {
-            return context.awaitReply(stage, (ctx, value, failure) -> {
+            io.appbackplane.ReplyHandler<Object, Object> handler = (ctx, value, failure) -> {
                 if (failure != null) {
                     throw asException(failure);
                 }
                 return value;
-            });
+            };
+            return replyTimeout == null ? context.awaitReply(stage, handler) : context.awaitReply(stage, replyTimeout, handler);
         }
         return result;
     }
