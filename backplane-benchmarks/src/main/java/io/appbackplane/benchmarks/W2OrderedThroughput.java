@@ -1,0 +1,208 @@
+package io.appbackplane.benchmarks;
+
+import io.appbackplane.benchmarks.peers.KeyedExecutor;
+import io.appbackplane.benchmarks.peers.Peers;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * W2, per-key ordered throughput: every task belongs to a random one of {@value Workloads#KEYS}
+ * keys (priorities as in W1) and must start only after the previous task of its key from the same
+ * producer has finished. Every task checks that against a plain per-key array, as user code that
+ * relies on the ordering would keep its state, and counts order violations; the secondary metric
+ * {@code orderViolations} reports them per iteration. An executor that claims per-key order and shows a
+ * violation fails the trial; {@code tpe-fifo} (no per-key order) is the negative control that
+ * shows the check bites.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class W2OrderedThroughput {
+
+    @Param({"appbackplane", "striped", "pekko-t5", "pekko-t100", "tpe-fifo"})
+    public String peer;
+
+    @Param({"tiny", "5us"})
+    public String work;
+
+    @Param("2")
+    public int workers;
+
+    KeyedExecutor executor;
+    long tokens;
+    OrderChecker checker;
+    Integer[] keys;
+
+    @Setup(Level.Trial)
+    public void start(BenchmarkParams params) {
+        tokens = Work.tokens(work);
+        checker = new OrderChecker(params.getThreads(), Workloads.KEYS);
+        keys = new Integer[Workloads.KEYS];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = k;
+        }
+        executor = Peers.create(peer, workers, Workloads.KEYS);
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        if (executor == null) {
+            return;
+        }
+        executor.close();
+        long violations = checker.total();
+        if (executor.ordersPerKey() && violations > 0) {
+            throw new IllegalStateException("peer '" + peer + "' claims per-key order but ran " + violations
+                    + " tasks out of order");
+        }
+        if (!executor.ordersPerKey()) {
+            System.out.println("negative control '" + peer + "': " + violations + " order violations"
+                    + (violations == 0 ? " (none seen: the check did not bite in this trial)" : ""));
+        }
+    }
+
+    /** One producer: its batch, index and next sequence number per key. */
+    @State(Scope.Thread)
+    public static class Producer {
+        final Workloads.Batch batch = new Workloads.Batch();
+        int index;
+        int[] nextSequence;
+
+        @Setup(Level.Trial)
+        public void start(ThreadParams thread) {
+            index = thread.getThreadIndex();
+            nextSequence = new int[Workloads.KEYS];
+        }
+    }
+
+    /** The order violations the producer's tasks saw in one iteration (a secondary metric). */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Violations {
+        public long orderViolations;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            orderViolations = 0;
+        }
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(Workloads.BATCH)
+    public void producers1(Producer producer, Violations violations) throws TimeoutException {
+        runBatch(producer, violations);
+    }
+
+    @Benchmark
+    @Threads(2)
+    @OperationsPerInvocation(Workloads.BATCH)
+    public void producers2(Producer producer, Violations violations) throws TimeoutException {
+        runBatch(producer, violations);
+    }
+
+    private void runBatch(Producer producer, Violations violations) throws TimeoutException {
+        KeyedExecutor executor = this.executor;
+        Workloads.Batch batch = producer.batch;
+        int[] nextSequence = producer.nextSequence;
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        batch.start(Workloads.BATCH);
+        for (int i = 0; i < Workloads.BATCH; i++) {
+            int key = random.nextInt(Workloads.KEYS);
+            int sequence = ++nextSequence[key];
+            executor.submit(keys[key], Workloads.priority(i),
+                    new OrderedTask(checker, batch, producer.index, key, sequence, tokens));
+        }
+        batch.await();
+        violations.orderViolations += checker.take(producer.index);
+    }
+
+    /** One keyed task: checks its place in its key's order, works, reports done. */
+    static final class OrderedTask implements Runnable {
+        private final OrderChecker checker;
+        private final Workloads.Batch batch;
+        private final int producer;
+        private final int key;
+        private final int sequence;
+        private final long tokens;
+
+        OrderedTask(OrderChecker checker, Workloads.Batch batch, int producer, int key, int sequence, long tokens) {
+            this.checker = checker;
+            this.batch = batch;
+            this.producer = producer;
+            this.key = key;
+            this.sequence = sequence;
+            this.tokens = tokens;
+        }
+
+        @Override
+        public void run() {
+            checker.started(producer, key, sequence);
+            Work.run(tokens);
+            checker.finished(producer, key, sequence);
+            batch.done();
+        }
+    }
+
+    /**
+     * Per producer and key, the sequence number of the last task that finished. A task that starts
+     * when that is not its own number minus one ran out of order or overlapped its predecessor: a
+     * violation. The arrays are plain on purpose: an executor that orders per key hands each key's
+     * tasks from one thread to the next with a happens-before edge, so they read what the previous
+     * task wrote; one that does not is caught (racy reads only add violations).
+     */
+    static final class OrderChecker {
+        private final int[][] lastFinished;
+        private final AtomicLongArray pending;
+        private final AtomicLong total = new AtomicLong();
+
+        OrderChecker(int producers, int keys) {
+            lastFinished = new int[producers][keys];
+            pending = new AtomicLongArray(producers);
+        }
+
+        void started(int producer, int key, int sequence) {
+            if (lastFinished[producer][key] != sequence - 1) {
+                pending.incrementAndGet(producer);
+                total.incrementAndGet();
+            }
+        }
+
+        void finished(int producer, int key, int sequence) {
+            lastFinished[producer][key] = sequence;
+        }
+
+        /** The violations of {@code producer}'s tasks since the last call. */
+        long take(int producer) {
+            return pending.getAndSet(producer, 0);
+        }
+
+        long total() {
+            return total.get();
+        }
+    }
+}
