@@ -348,6 +348,11 @@ public final class DefaultBackplane implements Backplane {
         liveTimers.remove(timer);
     }
 
+    /** Timers not yet over; for tests (a fired one-shot must not linger). */
+    int liveTimerCount() {
+        return liveTimers.size();
+    }
+
     void slowAction(BackplaneListener.SlowAction slow) {
         LOG.log(System.Logger.Level.WARNING, "slow action: backplane ''{0}'', component ''{1}'', object ''{2}'',"
                 + " priority {3} ran {4} ms (threshold {5} ms)", slow.backplane(), slow.component(), slow.objectKey(),
@@ -355,8 +360,8 @@ public final class DefaultBackplane implements Backplane {
         for (BackplaneListener listener : listeners) {
             try {
                 listener.onSlowAction(slow);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
+            } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e); // never into the worker
             }
         }
     }
@@ -367,8 +372,8 @@ public final class DefaultBackplane implements Backplane {
         for (BackplaneListener listener : listeners) {
             try {
                 listener.onUnobservedFailure(component.name(), key, failure);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
+            } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e); // never into the worker
             }
         }
     }
@@ -417,7 +422,9 @@ public final class DefaultBackplane implements Backplane {
     @Override
     public void close() {
         if (stepper != null) {
-            shutdown(Duration.ZERO).join();
+            shutdown(Duration.ZERO);
+            abandonRemaining(); // also when an earlier shutdown(d > 0) still waits for a manual clock
+            shutdownFuture.join();
             return;
         }
         CompletableFuture<ShutdownReport> done = shutdown(DEFAULT_DRAIN_TIMEOUT);

@@ -40,7 +40,11 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
         if (timeout != null) {
             timeoutTask = timers.schedule(now + timeout.toNanos(), this::timedOut);
         }
-        stage.whenComplete(this);
+        try {
+            stage.whenComplete(this);
+        } catch (RuntimeException | Error e) { // a foreign CompletionStage that cannot take a callback
+            accept(null, e);
+        }
     }
 
     /** The reply stage completed (in whatever thread completed it). */

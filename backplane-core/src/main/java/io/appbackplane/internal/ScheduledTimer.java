@@ -60,6 +60,7 @@ final class ScheduledTimer implements TimerHandle {
         if (cancelled) {
             return;
         }
+        boolean queued = false;
         if (outstanding) {
             skipped.incrementAndGet(); // rule 13: no backlog
         } else {
@@ -67,44 +68,79 @@ final class ScheduledTimer implements TimerHandle {
             try {
                 component.dispatchTimerFiring(key, priority, action, this);
                 firings.incrementAndGet();
+                queued = true;
             } catch (BackplaneRejectedException e) {
                 outstanding = false;
                 skipped.incrementAndGet();
                 if (!e.isRetryable()) {
-                    cancelled = true;
+                    end(); // the backplane is shutting down
                     return;
                 }
                 LOG.log(System.Logger.Level.DEBUG, "timer firing rejected: {0}", e.getMessage());
             }
         }
-        if (mode == Mode.FIXED_RATE && !cancelled) {
-            long now = component.backplaneImpl().clock().nanoTime();
-            do {
-                deadline += periodNanos;
-            } while (deadline - now <= 0 && skipped.incrementAndGet() > 0); // missed deadlines are skipped
-            task = component.backplaneImpl().timers().schedule(deadline, this::fire);
-        } else if (mode == Mode.ONCE) {
-            cancelled = !outstanding; // a rejected one-shot is over
+        switch (mode) {
+            case FIXED_RATE -> {
+                long now = component.backplaneImpl().clock().nanoTime();
+                do {
+                    deadline += periodNanos;
+                } while (deadline - now <= 0 && skipped.incrementAndGet() > 0); // missed deadlines are skipped
+                task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+            }
+            case ONCE -> {
+                if (!queued) {
+                    end(); // a rejected one-shot is over
+                }
+            }
+            case FIXED_DELAY, COMPUTED_DELAY -> {
+                if (!queued && !outstanding) {
+                    scheduleAfterDelay(); // rejected: no firing will finish to schedule the next one
+                }
+            }
+            default -> throw new IllegalStateException("unknown timer mode " + mode);
         }
     }
 
     /** Called when a firing's request finishes (on a worker, or by shutdown). */
     void firingFinished() {
         outstanding = false;
-        if ((mode == Mode.FIXED_DELAY || mode == Mode.COMPUTED_DELAY) && !cancelled) {
-            long delay = periodNanos;
-            if (mode == Mode.COMPUTED_DELAY) {
-                Duration next = nextDelay.get();
-                if (next == null) {
-                    cancel(); // the schedule has no next firing
-                    return;
-                }
-                delay = Math.max(0, next.toNanos());
-            }
-            long now = component.backplaneImpl().clock().nanoTime();
-            deadline = now + delay;
-            task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+        if (mode == Mode.ONCE) {
+            end();
+        } else if ((mode == Mode.FIXED_DELAY || mode == Mode.COMPUTED_DELAY) && !cancelled) {
+            scheduleAfterDelay();
         }
+    }
+
+    /**
+     * Schedules the next firing of a fixed- or computed-delay timer. A computed delay comes from user
+     * code (a cron expression, say): if it fails or says there is no next firing, the timer ends —
+     * it never propagates into the worker or timer thread that called this.
+     */
+    private void scheduleAfterDelay() {
+        long delay = periodNanos;
+        if (mode == Mode.COMPUTED_DELAY) {
+            Duration next;
+            try {
+                next = nextDelay.get();
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.ERROR, "timer " + this + " stopped: its next delay could not be computed", e);
+                end();
+                return;
+            }
+            if (next == null) {
+                end(); // the schedule has no next firing
+                return;
+            }
+            delay = Math.max(0, next.toNanos());
+        }
+        deadline = component.backplaneImpl().clock().nanoTime() + delay;
+        task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+    }
+
+    /** The timer is over (fired once, schedule exhausted, backplane closing): forget it. */
+    private void end() {
+        cancelled = true;
+        component.backplaneImpl().timerCancelled(this);
     }
 
     @Override

@@ -67,7 +67,8 @@ final class Scheduler {
             for (int p = 0; p < priorities; p++) {
                 while (!ready.isEmpty(p)) {
                     if (!quotas.tryCharge(p)) {
-                        quotaSpent = true;
+                        // Only real work counts (rule 6): a queue of stale entries must not trigger a virtual tick.
+                        quotaSpent |= ready.depth(p) > 0;
                         break;
                     }
                     ReadyEntry entry = ready.poll(p);
@@ -212,6 +213,11 @@ final class Scheduler {
     /** Whether a worker that found nothing should look again rather than park. */
     boolean hasRunnableWork() {
         return ready.anyQueued() && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
+    }
+
+    /** Whether any ready queue holds an entry (the CPU budget may still hold it back). */
+    boolean hasQueuedWork() {
+        return ready.anyQueued();
     }
 
     /** Nanoseconds until more CPU budget is released (for a throttled worker's timed park). */

@@ -27,6 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class WorkerPool {
 
+    private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
+
     private final String backplaneName;
     private final Scheduler scheduler;
     private final DefaultBackplane backplane;
@@ -130,7 +132,9 @@ final class WorkerPool {
             if (stopping || live.get() > target.get() || scheduler.hasRunnableWork()) {
                 return; // second look after announcing: see the class comment
             }
-            me.park(parkNanos);
+            // Work queued but held back by the CPU budget: wake at the next release even if no push
+            // comes (a slice release is not signalled; rule 5 forbids stalling until the tick).
+            me.park(parkNanos <= 0 && scheduler.hasQueuedWork() ? scheduler.nanosUntilRelease() : parkNanos);
         } finally {
             me.parked.set(false);
             idle.decrementAndGet();
@@ -202,6 +206,10 @@ final class WorkerPool {
                         busy.incrementAndGet();
                         try {
                             scheduler.runTurn(context, entry);
+                        } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
+                            // Actions' own failures never get here (rule 15); this is a scheduler or
+                            // hook defect. Keep the worker alive rather than lose a thread per defect.
+                            LOG.log(System.Logger.Level.ERROR, "backplane worker survived an unexpected failure", e);
                         } finally {
                             busy.decrementAndGet();
                         }

@@ -70,6 +70,27 @@ class EndpointAttributesTest {
         });
     }
 
+    @Test
+    void aFinalEndpointMethodFailsStartUpBecauseTheProxyCouldNotDispatchIt() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BackplaneAutoConfiguration.class))
+                .withPropertyValues("backplane.configs.default.threads=1")
+                .withBean(Sealed.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .hasMessageContaining("Sealed.locked is an @Endpoint but is final or private");
+                });
+    }
+
+    @AppComponent
+    static class Sealed {
+        @Endpoint
+        final CompletableFuture<String> locked() {
+            return CompletableFuture.completedFuture("never dispatched");
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Config {
         @Bean

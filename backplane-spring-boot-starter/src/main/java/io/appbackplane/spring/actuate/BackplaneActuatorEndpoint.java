@@ -85,6 +85,13 @@ public class BackplaneActuatorEndpoint {
             check(r.equals("PRIMARY") || r.equals("SECONDARY"), "role '" + role + "' is invalid; allowed: primary, secondary");
             target = ComponentState.valueOf(r);
         }
+        if (target != null) {
+            try { // first: its validation can still refuse the request before anything changed
+                backplane.moveTo(target);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new InvalidEndpointRequestException(e.getMessage(), "the role cannot be changed now");
+            }
+        }
         if (threads != null) {
             backplane.setThreads(threads);
         }
@@ -93,9 +100,6 @@ public class BackplaneActuatorEndpoint {
         }
         if (limit != null) {
             backplane.setCpuLimit(limit);
-        }
-        if (target != null) {
-            backplane.moveTo(target);
         }
         return describe(backplane);
     }

@@ -37,7 +37,8 @@ final class BackplaneLifecycle implements SmartLifecycle {
         this.registry = registry;
         this.role = properties.getRole() == BackplaneProperties.Role.SECONDARY ? ComponentState.SECONDARY : ComponentState.PRIMARY;
         this.startupTimeout = properties.getStartupTimeout();
-        // Leave Spring a fifth of its phase timeout to see the drain finish and fail what is left.
+        // DOWN and the drain together take at most 80% of the phase timeout, leaving Spring a fifth
+        // to see the drain finish and what is left fail.
         this.drainTimeout = shutdownPhaseTimeout.multipliedBy(4).dividedBy(5);
     }
 
@@ -66,19 +67,26 @@ final class BackplaneLifecycle implements SmartLifecycle {
     @Override
     public void stop(Runnable callback) {
         running = false;
+        long started = System.nanoTime();
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
-            // Bounded: a transition queues behind its component's own object, which a keyless endpoint
-            // awaiting a reply that never comes can hold; the drain must start regardless.
-            stops.add(backplane.moveTo(ComponentState.DOWN)
-                    .orTimeout(drainTimeout.toMillis() / 2, TimeUnit.MILLISECONDS)
+            CompletableFuture<Void> down;
+            try {
+                // Bounded: a transition queues behind its component's own object, which a keyless
+                // endpoint awaiting a reply that never comes can hold; the drain must start regardless.
+                down = backplane.moveTo(ComponentState.DOWN).orTimeout(drainTimeout.toMillis() / 2, TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) { // validation failed: still drain, and still call back
+                down = CompletableFuture.failedFuture(e);
+            }
+            stops.add(down
                     .handle((ignored, failure) -> {
                         if (failure != null) {
                             LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), failure.getMessage());
                         }
                         return null;
                     })
-                    .thenCompose(ignored -> backplane.shutdown(drainTimeout))
+                    // The drain gets what is left of the budget, so DOWN plus drain stay within it.
+                    .thenCompose(ignored -> backplane.shutdown(remaining(started)))
                     .whenComplete((report, failure) -> {
                         if (report != null && report.failedAtShutdown() > 0) {
                             LOG.warn("Backplane '{}': {} accepted requests did not finish within {} and were failed",
@@ -87,6 +95,11 @@ final class BackplaneLifecycle implements SmartLifecycle {
                     }));
         }
         CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> callback.run());
+    }
+
+    private Duration remaining(long startedNanos) {
+        Duration left = drainTimeout.minusNanos(System.nanoTime() - startedNanos);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     @Override

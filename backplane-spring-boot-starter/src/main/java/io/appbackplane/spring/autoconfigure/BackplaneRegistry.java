@@ -82,10 +82,18 @@ public final class BackplaneRegistry implements DisposableBean {
     }
 
     @Override
-    public void destroy() throws Exception {
+    public void destroy() {
         for (Backplane backplane : backplanes.values()) {
             if (!backplane.isShutdown()) {
-                backplane.shutdown(Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+                try { // each backplane on its own: one that hangs must not keep the others running
+                    backplane.shutdown(Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    org.slf4j.LoggerFactory.getLogger(BackplaneRegistry.class)
+                            .warn("Backplane '{}' did not shut down cleanly: {}", backplane.name(), e.toString());
+                }
             }
         }
     }

@@ -124,6 +124,11 @@ final class ComponentInstaller {
 
     private EndpointMethod endpoint(BackplaneComponent component, Backplane backplane, Object bean, Class<?> type,
             boolean ourProxy, Method method, Endpoint annotation) {
+        if (java.lang.reflect.Modifier.isFinal(method.getModifiers()) || java.lang.reflect.Modifier.isPrivate(method.getModifiers())) {
+            // A class proxy cannot intercept it: calls would silently run in the caller's thread.
+            throw invalid(method, "is an @Endpoint but is final or private, so the component's proxy cannot dispatch it;"
+                    + " allowed: a non-final, non-private method (Kotlin: mark the class and method open)");
+        }
         String endpointName = StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName();
         EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
         checkPriority(backplane, annotation.priority(), method, "@Endpoint(priority)");
