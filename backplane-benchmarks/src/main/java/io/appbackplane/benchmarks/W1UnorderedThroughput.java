@@ -10,7 +10,6 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -23,14 +22,18 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * W1, unordered throughput: tasks with no key and no ordering requirement, one in eight urgent
  * (priority 1), the rest bulk (priority 3), submitted by 1 or 2 producer threads to a peer with
- * {@code workers} worker threads. Each invocation submits {@value Workloads#BATCH} tasks and waits
- * until all ran, so the score (ops/s) is tasks run per second, queueing included.
+ * {@code workers} worker threads. Each producer keeps up to {@link Workloads#WINDOW} tasks in
+ * flight: an invocation submits one task, parking first while the window is full, and each task
+ * frees its slot when it has run. In steady state the producer therefore submits exactly as fast
+ * as the peer runs tasks, so the score (ops/s) is tasks run per second, queueing and hand-off
+ * included, with the peer neither idle nor flooded (the count can be off by at most one window per
+ * iteration).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 @Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 4, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class W1UnorderedThroughput {
 
@@ -60,44 +63,38 @@ public class W1UnorderedThroughput {
         }
     }
 
-    /** One producer thread's batch and its (reused, stateless) task. */
+    /** One producer thread's window, task counter and (reused, stateless) task. */
     @State(Scope.Thread)
     public static class Producer {
-        final Workloads.Batch batch = new Workloads.Batch();
+        final Workloads.Window window = new Workloads.Window(Workloads.WINDOW);
+        long submitted;
         Runnable task;
 
         @Setup(Level.Trial)
         public void start(W1UnorderedThroughput benchmark) {
             long tokens = benchmark.tokens;
-            Workloads.Batch b = batch;
+            Workloads.Window w = window;
             task = () -> {
                 Work.run(tokens);
-                b.done();
+                w.release();
             };
         }
     }
 
     @Benchmark
     @Threads(1)
-    @OperationsPerInvocation(Workloads.BATCH)
     public void producers1(Producer producer) throws TimeoutException {
-        runBatch(producer);
+        submit(producer);
     }
 
     @Benchmark
     @Threads(2)
-    @OperationsPerInvocation(Workloads.BATCH)
     public void producers2(Producer producer) throws TimeoutException {
-        runBatch(producer);
+        submit(producer);
     }
 
-    private void runBatch(Producer producer) throws TimeoutException {
-        KeyedExecutor executor = this.executor;
-        Runnable task = producer.task;
-        producer.batch.start(Workloads.BATCH);
-        for (int i = 0; i < Workloads.BATCH; i++) {
-            executor.submit(null, Workloads.priority(i), task);
-        }
-        producer.batch.await();
+    private void submit(Producer producer) throws TimeoutException {
+        producer.window.acquire();
+        executor.submit(null, Workloads.priority(producer.submitted++), producer.task);
     }
 }

@@ -5,11 +5,18 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-/** What the workloads share: sizes, the priority mix, and a batch of tasks a producer waits for. */
+/**
+ * What the workloads share: sizes, the priority mix, and the bounded window of tasks a producer
+ * keeps in flight.
+ */
 final class Workloads {
 
-    /** Tasks one producer submits per benchmark invocation (each counts as one operation). */
-    static final int BATCH = 10_000;
+    /**
+     * Tasks one producer keeps in flight at most (submitted, not yet finished). Large enough that
+     * the peer's queue never runs dry while the producer is parked, small enough that it never
+     * grows without bound; overridable with {@code -Dbench.window=N}.
+     */
+    static final int WINDOW = Integer.getInteger("bench.window", 1_024);
 
     /** The key space of the keyed workloads. */
     static final int KEYS = 10_000;
@@ -20,43 +27,72 @@ final class Workloads {
     /** Priority of bulk tasks (the rest). */
     static final int BULK = 3;
 
-    /** A batch that did not finish within this is reported as a hang, not waited for forever. */
-    static final Duration BATCH_TIMEOUT = Duration.ofSeconds(60);
+    /** A window that does not drain within this is reported as a hang, not waited for forever. */
+    static final Duration HANG_TIMEOUT = Duration.ofSeconds(60);
 
     private Workloads() {}
 
-    /** The priority of the {@code i}-th task of a batch: one in eight urgent, the rest bulk. */
-    static int priority(int i) {
+    /** The priority of a producer's {@code i}-th task: one in eight urgent, the rest bulk. */
+    static int priority(long i) {
         return (i & 7) == 0 ? URGENT : BULK;
     }
 
-    /** The tasks of one producer's invocation: the producer parks until the last one ran. */
-    static final class Batch {
-        private final AtomicInteger remaining = new AtomicInteger();
+    /**
+     * A producer's in-flight window: the producer {@linkplain #acquire() takes} a slot before each
+     * submit and each task {@linkplain #release() gives} its slot back when it has run. A full
+     * window parks the producer until half of it has drained (hysteresis), so a producer that is
+     * faster than the peer parks and wakes once per {@code capacity / 2} tasks, not once per task,
+     * and the peer still has {@code capacity / 2} tasks queued when the producer resumes: the peer
+     * is never idle for want of work and never flooded. One producer thread per window.
+     */
+    static final class Window {
+        private final int capacity;
+        private final int low;
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private volatile boolean waiting;
         private volatile Thread owner;
 
-        /** Starts a batch of {@code size} tasks owned by the calling thread (before submitting any). */
-        void start(int size) {
-            owner = Thread.currentThread();
-            remaining.set(size);
+        Window(int capacity) {
+            if (capacity < 2) {
+                throw new IllegalArgumentException("window " + capacity + " < 2");
+            }
+            this.capacity = capacity;
+            this.low = capacity / 2;
         }
 
-        /** Called by each task when it has run. */
-        void done() {
-            if (remaining.decrementAndGet() == 0) {
+        /** Takes a slot for one task, parking first while the window is full (producer only). */
+        void acquire() throws TimeoutException {
+            if (inFlight.get() >= capacity) {
+                awaitLow();
+            }
+            inFlight.incrementAndGet();
+        }
+
+        /** Gives a task's slot back (called by the task when it has run, on any thread). */
+        void release() {
+            if (inFlight.decrementAndGet() == low && waiting) {
                 LockSupport.unpark(owner);
             }
         }
 
-        /** Parks until every task of the batch ran. */
-        void await() throws TimeoutException {
-            long deadline = System.nanoTime() + BATCH_TIMEOUT.toNanos();
-            while (remaining.get() != 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new TimeoutException(remaining.get() + " tasks of a batch of " + BATCH + " did not run within "
-                            + BATCH_TIMEOUT);
+        /** Tasks submitted and not yet run. */
+        int inFlight() {
+            return inFlight.get();
+        }
+
+        private void awaitLow() throws TimeoutException {
+            owner = Thread.currentThread();
+            waiting = true; // then read inFlight: a release that reaches `low` after this read sees it
+            try {
+                long deadline = System.nanoTime() + HANG_TIMEOUT.toNanos();
+                while (inFlight.get() > low) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new TimeoutException(inFlight.get() + " tasks in flight did not run within " + HANG_TIMEOUT);
+                    }
+                    LockSupport.parkNanos(this, 10_000_000L);
                 }
-                LockSupport.parkNanos(this, 10_000_000L);
+            } finally {
+                waiting = false;
             }
         }
     }

@@ -107,7 +107,8 @@ public final class JmhReport {
             Map<String, Object> secondary = (Map<String, Object>) run.getOrDefault("secondaryMetrics", Map.of());
             Map<String, Object> violations = (Map<String, Object>) secondary.get("orderViolations");
             results.add(new Result(m.group(1), m.group(2), String.valueOf(params.get("peer")),
-                    String.valueOf(params.get("work")), ((Double) run.get("threads")).intValue(),
+                    // W3 has no work parameter: its scored (bulk) tasks are always 5us
+                    String.valueOf(params.getOrDefault("work", "5us")), ((Double) run.get("threads")).intValue(),
                     (String) primary.get("scoreUnit"), number(primary.get("score")), number(primary.get("scoreError")),
                     forkMeans, violations == null ? null : number(violations.get("score"))));
         }
