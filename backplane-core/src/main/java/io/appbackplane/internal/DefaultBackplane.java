@@ -307,7 +307,12 @@ public final class DefaultBackplane implements Backplane {
         }
     }
 
-    /** Delivers a reply to its object; returns whether the object accepted it (it still waited). */
+    /**
+     * Delivers a reply to its object.
+     *
+     * @return whether this reply has been accepted by its object — by this call or an earlier one
+     *     (the caller then cancels the reply's timeout)
+     */
     boolean deliverReply(PendingReply reply, Object value, Throwable failure) {
         ActionNode handler = new ActionNode(
                 context -> reply.handle(context, value, failure), reply.priority, reply.request, clock.nanoTime());

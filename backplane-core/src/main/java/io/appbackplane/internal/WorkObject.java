@@ -200,13 +200,6 @@ final class WorkObject {
         return null; // still RUNNING: the worker sees the front when the action ends
     }
 
-    /** Forgets the awaited reply (its action failed after asking for it). */
-    synchronized void cancelWaiting(PendingReply reply) {
-        if (awaiting == reply) {
-            awaiting = null;
-        }
-    }
-
     /** {@link #afterAction}: keep running the object (another action of the same turn). */
     static final ReadyEntry CONTINUE = new ReadyEntry(null, -1);
     /** {@link #afterAction}: the object now waits for a reply. */

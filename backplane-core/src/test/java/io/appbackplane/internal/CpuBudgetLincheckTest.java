@@ -145,22 +145,10 @@ public class CpuBudgetLincheckTest {
     }
 
     static StressOptions stress(int scale) {
-        return new StressOptions()
-                .iterations(10 * scale)
-                .invocationsPerIteration(1_000)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1);
+        return LincheckScenarios.stress(scale, 1_000);
     }
 
     static ModelCheckingOptions modelChecking(int scale) {
-        return new ModelCheckingOptions()
-                .iterations(10 * scale)
-                .invocationsPerIteration(300)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1);
+        return LincheckScenarios.modelChecking(scale, 300);
     }
 }

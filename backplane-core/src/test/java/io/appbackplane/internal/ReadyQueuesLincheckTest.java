@@ -224,22 +224,10 @@ public class ReadyQueuesLincheckTest {
     }
 
     static StressOptions stress(int scale) {
-        return new StressOptions()
-                .iterations(10 * scale)
-                .invocationsPerIteration(500)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1);
+        return LincheckScenarios.stress(scale, 500);
     }
 
     static ModelCheckingOptions modelChecking(int scale) {
-        return new ModelCheckingOptions()
-                .iterations(10 * scale)
-                .invocationsPerIteration(100)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1);
+        return LincheckScenarios.modelChecking(scale, 100);
     }
 }
