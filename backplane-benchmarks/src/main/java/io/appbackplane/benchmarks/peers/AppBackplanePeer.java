@@ -13,13 +13,17 @@ import io.appbackplane.ObjectPool;
  * (a CPU limit equal to the number of workers, so the budget is checked and charged for every
  * action but does not bind), default operation limits. A keyed task goes to the object for its key
  * ({@code execute}, no future); an unkeyed task to an {@link ObjectPool} of {@code 2 × workers}
- * objects (DESIGN rule 12).
+ * objects (DESIGN rule 12), one pool per priority: an object runs its actions in FIFO order, so a
+ * user who wants urgent unkeyed work to overtake bulk work gives it its own objects, exactly as
+ * the {@code two-pools} peer gives it its own threads.
  */
 final class AppBackplanePeer implements KeyedExecutor {
 
     private final Backplane backplane;
     private final BackplaneComponent component;
-    private final ObjectPool unordered;
+    /** The unkeyed tasks' pools, by priority, created on first use by the (single) producer or ticker. */
+    private final ObjectPool[] unordered;
+    private final int poolSize;
 
     AppBackplanePeer(int workers) {
         BackplanePolicy policy = BackplanePolicy.builder()
@@ -28,7 +32,8 @@ final class AppBackplanePeer implements KeyedExecutor {
                 .build();
         backplane = Backplane.builder("benchmark").policy(policy).build();
         component = backplane.install(ComponentSpec.named("work"));
-        unordered = component.pool("unordered", 2 * workers);
+        poolSize = 2 * workers;
+        unordered = new ObjectPool[policy.priorities()];
     }
 
     @Override
@@ -38,10 +43,20 @@ final class AppBackplanePeer implements KeyedExecutor {
             return null;
         };
         if (key == null) {
-            unordered.submit(priority, action);
+            pool(priority).submit(priority, action);
         } else {
             component.execute(key, priority, action);
         }
+    }
+
+    private ObjectPool pool(int priority) {
+        ObjectPool pool = unordered[priority];
+        if (pool == null) {
+            // component.pool is idempotent per name, so two threads racing here get the same pool
+            pool = component.pool("unordered-p" + priority, poolSize);
+            unordered[priority] = pool;
+        }
+        return pool;
     }
 
     @Override
@@ -51,7 +66,11 @@ final class AppBackplanePeer implements KeyedExecutor {
 
     @Override
     public void close() {
-        unordered.release();
+        for (ObjectPool pool : unordered) {
+            if (pool != null) {
+                pool.release();
+            }
+        }
         backplane.close();
     }
 }
