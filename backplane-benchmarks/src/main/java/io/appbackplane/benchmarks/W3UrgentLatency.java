@@ -2,6 +2,13 @@ package io.appbackplane.benchmarks;
 
 import io.appbackplane.benchmarks.peers.KeyedExecutor;
 import io.appbackplane.benchmarks.peers.Peers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,7 +38,8 @@ import org.openjdk.jmh.runner.IterationType;
  * threads can run, while a ticker thread submits one urgent (priority 1) {@code tiny} task every
  * millisecond. The score (ops/s) is the bulk tasks that still ran; each urgent task records its
  * submit-to-start latency, and at the end of each trial (fork) the latency percentiles over the
- * measurement iterations are printed as one {@code W3 urgent latency} line (HdrHistogram).
+ * measurement iterations are printed as one {@code W3 urgent latency} line (HdrHistogram) and
+ * appended as one JSON line to {@link #LATENCY_FILE}, which the report reads next to the JMH JSON.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -40,6 +48,13 @@ import org.openjdk.jmh.runner.IterationType;
 @Warmup(iterations = 4, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class W3UrgentLatency {
+
+    /**
+     * The file each fork appends its urgent-latency percentiles to, one JSON line per fork: {@code
+     * -Dbench.latencyFile=PATH} (on the {@code java} command line, which the forks inherit, or with
+     * {@code -jvmArgsAppend}); by default {@code w3-latency.jsonl} in the working directory.
+     */
+    static final String LATENCY_FILE = System.getProperty("bench.latencyFile", "w3-latency.jsonl");
 
     /** Period of the urgent ticker. */
     static final long URGENT_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -120,6 +135,27 @@ public class W3UrgentLatency {
                 micros(measured.getValueAtPercentile(50)), micros(measured.getValueAtPercentile(99)),
                 micros(measured.getValueAtPercentile(99.9)), micros(measured.getMaxValue()),
                 measured.getTotalCount()));
+        writeLatencyLine();
+    }
+
+    /**
+     * Appends this fork's percentiles as one JSON line to {@link #LATENCY_FILE}, for the report.
+     * The line names the peer and workers, the JDK and when the fork ended, so several runs can
+     * share a file; the report groups lines by peer and takes the median over forks.
+     */
+    private void writeLatencyLine() {
+        String line = String.format(Locale.ROOT,
+                "{\"benchmark\":\"%s\",\"peer\":\"%s\",\"workers\":%d,\"jdk\":\"%s\",\"endedAt\":\"%s\","
+                        + "\"p50Us\":%.1f,\"p99Us\":%.1f,\"p999Us\":%.1f,\"maxUs\":%.1f,\"count\":%d}%n",
+                W3UrgentLatency.class.getSimpleName() + ".bulk", peer, workers, Runtime.version(), Instant.now(),
+                micros(measured.getValueAtPercentile(50)), micros(measured.getValueAtPercentile(99)),
+                micros(measured.getValueAtPercentile(99.9)), micros(measured.getMaxValue()), measured.getTotalCount());
+        Path file = Path.of(LATENCY_FILE);
+        try {
+            Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append the W3 latency line to " + file.toAbsolutePath(), e);
+        }
     }
 
     private static double micros(long nanos) {

@@ -16,17 +16,26 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainCategoryPlot;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
@@ -35,13 +44,24 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
  *
  * <pre>
  * java -cp backplane-benchmarks/target/benchmarks.jar io.appbackplane.benchmarks.report.JmhReport \
- *     docs/benchmarks jmh-result.json [more.json ...]
+ *     docs/benchmarks jmh-result.json [more.json ...] [w3-latency.jsonl ...]
  * </pre>
  *
- * <p>A chart has one panel per benchmark method and work size (each with its own scale) and one
- * bar per peer: the JMH score (mean over all measurement iterations of all forks), with the JMH
- * 99.9% confidence half-width as the whisker when there is one. The table also gives the median
- * and the spread (min-max) of the per-fork means, and the order violations where counted.
+ * <p>Throughput workloads (W1, W2, and W3's bulk score): a chart has one panel per benchmark method
+ * and work size (each with its own scale) and one bar per peer: the JMH score (mean over all
+ * measurement iterations of all forks), with the JMH 99.9% confidence half-width as the whisker
+ * when there is one. The table also gives the median and the spread (min-max) of the per-fork
+ * means, and the order violations where counted.
+ *
+ * <p>Files named {@code *.jsonl} are read as W3's urgent-latency lines (one per fork, written by
+ * {@code W3UrgentLatency}); W3's table and chart then also show, per peer, the median over forks of
+ * p50, p99, p99.9 and max, with min-max over forks.
+ *
+ * <p>W4 and W5 report per-iteration secondary metrics ({@code @AuxCounters}), whose JMH "score" is
+ * a sum over iterations; the report uses the JSON's {@code rawData} instead. A fork's value is the
+ * median of its measurement iterations (for W5's longest pause: the longest of them), and the tables
+ * give the median and min-max of those per-fork values: W4 bytes per waiting conversation and
+ * threads per peer; W5 cores used, error against the limit and longest pause, per limit.
  */
 public final class JmhReport {
 
@@ -57,8 +77,14 @@ public final class JmhReport {
         System.setProperty("java.awt.headless", "true");
         Path out = Path.of(args[0]);
         List<Result> results = new ArrayList<>();
+        List<Latency> latencies = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
-            results.addAll(read(Path.of(args[i])));
+            Path file = Path.of(args[i]);
+            if (file.getFileName().toString().endsWith(".jsonl")) {
+                latencies.addAll(readLatencies(file));
+            } else {
+                results.addAll(read(file));
+            }
         }
         Files.createDirectories(out);
         Map<String, List<Result>> byWorkload = new TreeMap<>();
@@ -72,22 +98,50 @@ public final class JmhReport {
         for (Map.Entry<String, List<Result>> e : byWorkload.entrySet()) {
             sort(e.getValue());
             Path png = out.resolve(e.getKey() + ".png");
-            chart(e.getKey(), e.getValue(), png);
             stdout.println("### " + e.getKey() + " (" + png + ")");
             stdout.println();
-            table(e.getValue(), stdout);
+            switch (e.getKey()) {
+                case "W3" -> {
+                    List<Result> byPeer = e.getValue();
+                    chartW3(byPeer, latencies, png);
+                    table(byPeer, stdout);
+                    stdout.println();
+                    latencyTable(byPeer, latencies, stdout);
+                }
+                case "W4" -> {
+                    chartW4(e.getValue(), png);
+                    footprintTable(e.getValue(), stdout);
+                }
+                case "W5" -> {
+                    chartW5(e.getValue(), png);
+                    accuracyTable(e.getValue(), stdout);
+                }
+                default -> {
+                    chart(e.getKey(), e.getValue(), png);
+                    table(e.getValue(), stdout);
+                }
+            }
             stdout.println();
         }
     }
 
     /** One benchmark result: a method with one set of parameters. */
     record Result(String workload, String method, String peer, String work, int threads, String unit, double score,
-            double error, List<Double> forkMeans, Double violations) {
+            double error, List<Double> forkMeans, Double violations, Map<String, String> params,
+            Map<String, List<List<Double>>> secondary) {
 
         String panel() {
             return method + ", " + work;
         }
+
+        /** A secondary metric's per-iteration values, one list per fork (empty if absent). */
+        List<List<Double>> raw(String metric) {
+            return secondary.getOrDefault(metric, List.of());
+        }
     }
+
+    /** One fork's W3 urgent-latency percentiles, in microseconds. */
+    record Latency(String peer, int workers, double p50, double p99, double p999, double max, long count) {}
 
     @SuppressWarnings("unchecked")
     static List<Result> read(Path file) throws IOException {
@@ -106,13 +160,42 @@ public final class JmhReport {
             }
             Map<String, Object> secondary = (Map<String, Object>) run.getOrDefault("secondaryMetrics", Map.of());
             Map<String, Object> violations = (Map<String, Object>) secondary.get("orderViolations");
-            results.add(new Result(m.group(1), m.group(2), String.valueOf(params.get("peer")),
+            Map<String, List<List<Double>>> raw = new TreeMap<>();
+            for (Map.Entry<String, Object> metric : secondary.entrySet()) {
+                List<List<Double>> forks = new ArrayList<>();
+                Object data = ((Map<String, Object>) metric.getValue()).get("rawData");
+                if (data instanceof List<?> list) {
+                    for (Object fork : list) {
+                        forks.add(((List<Object>) fork).stream().map(JmhReport::number).toList());
+                    }
+                }
+                raw.put(metric.getKey(), forks);
+            }
+            Map<String, String> parameters = new TreeMap<>();
+            params.forEach((k, v) -> parameters.put(k, String.valueOf(v)));
+            results.add(new Result(m.group(1), m.group(2), String.valueOf(params.getOrDefault("peer", "appbackplane")),
                     // W3 has no work parameter: its scored (bulk) tasks are always 5us
                     String.valueOf(params.getOrDefault("work", "5us")), ((Double) run.get("threads")).intValue(),
                     (String) primary.get("scoreUnit"), number(primary.get("score")), number(primary.get("scoreError")),
-                    forkMeans, violations == null ? null : number(violations.get("score"))));
+                    forkMeans, violations == null ? null : number(violations.get("score")), parameters, raw));
         }
         return results;
+    }
+
+    /** W3's latency lines: one JSON object per line, one line per fork. */
+    @SuppressWarnings("unchecked")
+    static List<Latency> readLatencies(Path file) throws IOException {
+        List<Latency> latencies = new ArrayList<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            Map<String, Object> l = (Map<String, Object>) Json.parse(line);
+            latencies.add(new Latency(String.valueOf(l.get("peer")), ((Double) l.get("workers")).intValue(),
+                    number(l.get("p50Us")), number(l.get("p99Us")), number(l.get("p999Us")), number(l.get("maxUs")),
+                    ((Double) l.get("count")).longValue()));
+        }
+        return latencies;
     }
 
     private static void sort(List<Result> results) {
@@ -178,6 +261,241 @@ public final class JmhReport {
                     + spread + " | " + sorted.size() + " |"
                     + (violations ? " " + (r.violations == null ? "" : String.format(Locale.ROOT, "%.0f", r.violations)) + " |" : ""));
         }
+    }
+
+    /** Median and spread of per-fork values. */
+    record Spread(double median, double min, double max, int forks) {
+
+        static Spread of(List<Double> values) {
+            List<Double> sorted = values.stream().filter(v -> !Double.isNaN(v)).sorted().toList();
+            if (sorted.isEmpty()) {
+                return new Spread(Double.NaN, Double.NaN, Double.NaN, 0);
+            }
+            return new Spread(medianOf(sorted), sorted.get(0), sorted.get(sorted.size() - 1), sorted.size());
+        }
+
+        /** {@code median (min–max)} with {@code pattern} for each number. */
+        String format(String pattern) {
+            if (forks == 0) {
+                return "n/a";
+            }
+            String m = String.format(Locale.ROOT, pattern, median);
+            return forks == 1 ? m : m + " (" + String.format(Locale.ROOT, pattern, min) + "–"
+                    + String.format(Locale.ROOT, pattern, max) + ")";
+        }
+    }
+
+    private static double medianOf(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** Per-fork values of a secondary metric: the median (or, with {@code longest}, the max) of each fork's iterations. */
+    static Spread perFork(Result r, String metric, boolean longest) {
+        List<Double> forks = new ArrayList<>();
+        for (List<Double> iterations : r.raw(metric)) {
+            List<Double> sorted = iterations.stream().filter(v -> !Double.isNaN(v)).sorted().toList();
+            if (!sorted.isEmpty()) {
+                forks.add(longest ? sorted.get(sorted.size() - 1) : medianOf(sorted));
+            }
+        }
+        return Spread.of(forks);
+    }
+
+    /** W3's latency by peer, in the order of the throughput results (peers without results last). */
+    private static Map<String, List<Latency>> latenciesByPeer(List<Result> results, List<Latency> latencies) {
+        Map<String, List<Latency>> byPeer = new LinkedHashMap<>();
+        for (Result r : results) {
+            byPeer.put(r.peer, new ArrayList<>());
+        }
+        List<Latency> sorted = new ArrayList<>(latencies);
+        sorted.sort(Comparator.comparingInt(l -> peerOrder(l.peer)));
+        for (Latency l : sorted) {
+            byPeer.computeIfAbsent(l.peer, p -> new ArrayList<>()).add(l);
+        }
+        return byPeer;
+    }
+
+    static void latencyTable(List<Result> results, List<Latency> latencies, PrintStream out) {
+        if (latencies.isEmpty()) {
+            out.println("(no W3 latency lines: pass the w3-latency.jsonl file(s) the forks wrote)");
+            return;
+        }
+        out.println("| peer | urgent p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) | urgent tasks per fork | forks |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|");
+        for (Map.Entry<String, List<Latency>> e : latenciesByPeer(results, latencies).entrySet()) {
+            List<Latency> forks = e.getValue();
+            if (forks.isEmpty()) {
+                continue;
+            }
+            out.println("| " + e.getKey() + " | " + spread(forks, Latency::p50).format("%,.0f") + " | "
+                    + spread(forks, Latency::p99).format("%,.0f") + " | " + spread(forks, Latency::p999).format("%,.0f")
+                    + " | " + spread(forks, Latency::max).format("%,.0f") + " | "
+                    + spread(forks, l -> (double) l.count).format("%,.0f") + " | " + forks.size() + " |");
+        }
+    }
+
+    private static Spread spread(List<Latency> forks, ToDoubleFunction<Latency> value) {
+        return Spread.of(forks.stream().map(l -> value.applyAsDouble(l)).toList());
+    }
+
+    static void chartW3(List<Result> results, List<Latency> latencies, Path png) throws IOException {
+        CategoryAxis peers = new CategoryAxis("peer");
+        peers.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(peers);
+        plot.setGap(12);
+        DefaultStatisticalCategoryDataset bulk = new DefaultStatisticalCategoryDataset();
+        for (Result r : results) {
+            bulk.add(r.score, Double.isNaN(r.error) ? 0 : r.error, "score", r.peer);
+        }
+        plot.add(statisticalPanel(bulk, "bulk " + results.get(0).work + " tasks (" + results.get(0).unit + ")"), 1);
+        if (!latencies.isEmpty()) {
+            DefaultCategoryDataset urgent = new DefaultCategoryDataset();
+            for (Map.Entry<String, List<Latency>> e : latenciesByPeer(results, latencies).entrySet()) {
+                List<Latency> forks = e.getValue();
+                if (forks.isEmpty()) {
+                    continue;
+                }
+                urgent.addValue(Math.max(0.1, spread(forks, Latency::p50).median), "p50", e.getKey());
+                urgent.addValue(Math.max(0.1, spread(forks, Latency::p99).median), "p99", e.getKey());
+                urgent.addValue(Math.max(0.1, spread(forks, Latency::max).median), "max", e.getKey());
+            }
+            LogAxis axis = new LogAxis("urgent submit-to-start (µs, log)");
+            axis.setStandardTickUnits(NumberAxis.createStandardTickUnits());
+            LineAndShapeRenderer dots = new LineAndShapeRenderer(false, true);
+            dots.setSeriesPaint(0, new Color(0x3b6ea5));
+            dots.setSeriesPaint(1, new Color(0xd08c2f));
+            dots.setSeriesPaint(2, new Color(0xb03a2e));
+            dots.setDefaultSeriesVisibleInLegend(true);
+            CategoryPlot sub = new CategoryPlot(urgent, null, axis, dots);
+            sub.setBackgroundPaint(Color.WHITE);
+            sub.setRangeGridlinePaint(Color.LIGHT_GRAY);
+            plot.add(sub, 1);
+        }
+        JFreeChart chart = new JFreeChart("W3: bulk throughput and urgent latency under overload",
+                JFreeChart.DEFAULT_TITLE_FONT, plot, !latencies.isEmpty());
+        chart.addSubtitle(new TextTitle("top: JMH score (mean of all iterations), whisker 99.9% CI half-width;"
+                + " bottom: median over forks of each fork's percentile"));
+        chart.setBackgroundPaint(Color.WHITE);
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 260 * (latencies.isEmpty() ? 1 : 2) + 200);
+    }
+
+    private static CategoryPlot statisticalPanel(DefaultStatisticalCategoryDataset data, String label) {
+        StatisticalBarRenderer renderer = new StatisticalBarRenderer();
+        renderer.setSeriesPaint(0, new Color(0x3b6ea5));
+        renderer.setErrorIndicatorPaint(Color.BLACK);
+        renderer.setShadowVisible(false);
+        renderer.setDrawBarOutline(false);
+        renderer.setSeriesVisibleInLegend(0, false);
+        CategoryPlot sub = new CategoryPlot(data, null, new NumberAxis(label), renderer);
+        sub.setBackgroundPaint(Color.WHITE);
+        sub.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return sub;
+    }
+
+    private static CategoryPlot barPanel(DefaultCategoryDataset data, String label, Color... colors) {
+        BarRenderer renderer = new BarRenderer();
+        for (int i = 0; i < colors.length; i++) {
+            renderer.setSeriesPaint(i, colors[i]);
+        }
+        renderer.setBarPainter(new StandardBarPainter());
+        renderer.setShadowVisible(false);
+        renderer.setDrawBarOutline(false);
+        renderer.setItemMargin(0.05);
+        CategoryPlot sub = new CategoryPlot(data, null, new NumberAxis(label), renderer);
+        sub.setBackgroundPaint(Color.WHITE);
+        sub.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return sub;
+    }
+
+    static void footprintTable(List<Result> results, PrintStream out) {
+        out.println("| peer | bytes per waiting conversation | platform threads added | forks | iterations per fork |");
+        out.println("|---|---:|---:|---:|---:|");
+        for (Result r : results) {
+            Spread bytes = perFork(r, "bytesPerConversation", false);
+            out.println("| " + r.peer + " | " + bytes.format("%,.0f") + " | "
+                    + perFork(r, "threads", false).format("%.0f") + " | " + bytes.forks + " | "
+                    + r.raw("bytesPerConversation").stream().mapToInt(List::size).max().orElse(0) + " |");
+        }
+    }
+
+    static void chartW4(List<Result> results, Path png) throws IOException {
+        DefaultCategoryDataset bytes = new DefaultCategoryDataset();
+        DefaultCategoryDataset threads = new DefaultCategoryDataset();
+        for (Result r : results) {
+            bytes.addValue(perFork(r, "bytesPerConversation", false).median, "bytes", r.peer);
+            threads.addValue(perFork(r, "threads", false).median, "threads", r.peer);
+        }
+        CategoryAxis peers = new CategoryAxis("peer");
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(peers);
+        plot.setGap(12);
+        plot.add(barPanel(bytes, "heap bytes per waiting conversation", new Color(0x3b6ea5)), 2);
+        plot.add(barPanel(threads, "platform threads added", new Color(0x6a8f3b)), 1);
+        JFreeChart chart = new JFreeChart("W4: memory and threads per waiting conversation",
+                JFreeChart.DEFAULT_TITLE_FONT, plot, false);
+        chart.addSubtitle(new TextTitle("bar: median over forks (each fork: median of its iterations); min–max in the table"));
+        chart.setBackgroundPaint(Color.WHITE);
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, 700, 620);
+    }
+
+    /** W5's results in ascending order of the limit. */
+    private static List<Result> byLimit(List<Result> results) {
+        return results.stream().sorted(Comparator.comparingDouble(r -> limit(r))).toList();
+    }
+
+    private static double limit(Result r) {
+        try {
+            return Double.parseDouble(r.params.getOrDefault("limit", "NaN"));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    static void accuracyTable(List<Result> results, PrintStream out) {
+        out.println("| limit (cores) | cores used | error (% of limit) | longest pause (ms) | actions/s | forks |");
+        out.println("|---:|---:|---:|---:|---:|---:|");
+        for (Result r : byLimit(results)) {
+            Spread used = perFork(r, "coresUsed", false);
+            out.println("| " + r.params.getOrDefault("limit", "?") + " | " + used.format("%.3f") + " | "
+                    + errorPercent(r).format("%+.1f") + " | "
+                    + perFork(r, "longestPauseMs", true).format("%.1f") + " | " + Spread.of(r.forkMeans).format("%,.0f")
+                    + " | " + used.forks + " |");
+        }
+    }
+
+    /** W5's error against the limit, {@code percentOfLimit - 100}, per fork. */
+    private static Spread errorPercent(Result r) {
+        Spread p = perFork(r, "percentOfLimit", false);
+        return new Spread(p.median - 100, p.min - 100, p.max - 100, p.forks);
+    }
+
+    static void chartW5(List<Result> results, Path png) throws IOException {
+        DefaultCategoryDataset cores = new DefaultCategoryDataset();
+        DefaultCategoryDataset pauses = new DefaultCategoryDataset();
+        for (Result r : byLimit(results)) {
+            String limit = r.params.getOrDefault("limit", "?");
+            cores.addValue(limit(r), "limit", limit);
+            cores.addValue(perFork(r, "coresUsed", false).median, "process CPU used", limit);
+            pauses.addValue(perFork(r, "longestPauseMs", true).median, "longest pause", limit);
+        }
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis("CPU limit (cores)"));
+        plot.setGap(12);
+        plot.add(barPanel(cores, "cores", new Color(0xb0b0b0), new Color(0x3b6ea5)), 1);
+        CategoryPlot pause = barPanel(pauses, "longest pause in service (ms)", new Color(0xd08c2f));
+        ValueMarker target = new ValueMarker(100);
+        target.setPaint(Color.RED);
+        target.setLabel("target: period / slices");
+        target.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        target.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
+        pause.addRangeMarker(target);
+        pause.getRangeAxis().setUpperMargin(0.25);
+        plot.add(pause, 1);
+        JFreeChart chart = new JFreeChart("W5: CPU-limit accuracy (AppBackplane, 2 workers)",
+                JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        chart.addSubtitle(new TextTitle("median over forks (each fork: median of its iterations; pause: longest of"
+                + " its iterations); min–max in the table"));
+        chart.setBackgroundPaint(Color.WHITE);
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, 700, 640);
     }
 
     private static String fmt(double v) {
