@@ -20,6 +20,12 @@ public interface ObjectPool extends AutoCloseable {
     /** Queues {@code action} to an idle or the least loaded object of the pool. */
     <T> CompletableFuture<T> submit(int priority, Action<T> action);
 
+    /**
+     * Like {@link #submit} without a future (fire and forget): a failure is counted and reported to
+     * the backplane's {@linkplain BackplaneListener listeners}, as for {@link BackplaneComponent#execute}.
+     */
+    void execute(int priority, Action<?> action);
+
     /** The current load of each object (queued + running + awaited actions), for monitoring. */
     int[] loads();
 

@@ -28,7 +28,11 @@ final class CpuBudget {
     private volatile CpuLimit limit;
     private volatile long periodStart;
     private volatile long usedLastPeriod;
-    private final LongAdder usedThisPeriod = new LongAdder();
+    /**
+     * One AtomicLong, not a LongAdder: every worker reads it before every action (mayStart), and a
+     * LongAdder's sum walks its cells, which the other workers write.
+     */
+    private final AtomicLong usedThisPeriod = new AtomicLong();
     /** When the backplane started being throttled, or {@link #NOT_THROTTLED}. */
     private final AtomicLong throttledSince = new AtomicLong(NOT_THROTTLED);
     private final LongAdder throttledNanos = new LongAdder();
@@ -57,7 +61,7 @@ final class CpuBudget {
 
     /** Whether a new action may start at {@code now}. */
     boolean mayStart(long now) {
-        return !isLimited() || usedThisPeriod.sum() < released(now);
+        return !isLimited() || usedThisPeriod.get() < released(now);
     }
 
     /** The budget released by {@code now} in the current period. */
@@ -80,18 +84,18 @@ final class CpuBudget {
 
     /** Adds the running time of a finished action. */
     void charge(long runNanos) {
-        usedThisPeriod.add(runNanos);
+        usedThisPeriod.addAndGet(runNanos);
     }
 
     /** A real tick: the use of the period that ended becomes "last period". */
     void realTick(long now) {
-        usedLastPeriod = usedThisPeriod.sumThenReset();
+        usedLastPeriod = usedThisPeriod.getAndSet(0);
         periodStart = now;
         resumed(now);
     }
 
     long usedThisPeriod() {
-        return usedThisPeriod.sum();
+        return usedThisPeriod.get();
     }
 
     long usedLastPeriod() {

@@ -101,6 +101,11 @@ final class DefaultComponent implements BackplaneComponent {
         return (CompletableFuture<T>) future;
     }
 
+    /** Executes on a pinned object (a pool's): no key lookup, no future. */
+    void executeOn(WorkObject object, int priority, Action<?> action) {
+        dispatch(object, request(object.key, priority, null, null, null, false), action);
+    }
+
     /** An endpoint's request: to {@code pinned} (a pool member) or the object for {@code key}. */
     void dispatchFor(DefaultEndpoint<?, ?> endpoint, WorkObject pinned, Object key, int priority, Action<?> action,
             CompletableFuture<Object> future) {

@@ -45,18 +45,28 @@ final class PooledObjects implements ObjectPool {
 
     @Override
     public <T> CompletableFuture<T> submit(int priority, Action<T> action) {
+        checkNotReleased();
+        return component.submitTo(leastLoaded(), priority, action);
+    }
+
+    @Override
+    public void execute(int priority, Action<?> action) {
+        checkNotReleased();
+        component.executeOn(leastLoaded(), priority, action);
+    }
+
+    private void checkNotReleased() {
         if (released.get()) {
             throw new ObjectReleasedException(
                     "pool '" + name + "' of component '" + component.name() + "' was released; create it again with pool(name, size)");
         }
-        return component.submitTo(leastLoaded(), priority, action);
     }
 
     WorkObject leastLoaded() {
         WorkObject best = objects[0];
         int bestLoad = Integer.MAX_VALUE;
         for (WorkObject object : objects) {
-            int load = object.load();
+            int load = object.loadHint(); // no monitors: the choice is advisory (rule 12)
             if (load == 0) {
                 return object; // idle: take it
             }

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class QuotaLedger {
 
+    /** The use of priority p is at index {@code p * ReadyQueues.STRIDE}: one cache line each (no false sharing). */
     private final AtomicIntegerArray used;
     private final AtomicIntegerArray quotas;
     private final AtomicLong generation = new AtomicLong();
@@ -21,18 +22,18 @@ final class QuotaLedger {
 
     QuotaLedger(int[] quotas) {
         this.quotas = new AtomicIntegerArray(quotas);
-        this.used = new AtomicIntegerArray(quotas.length);
+        this.used = new AtomicIntegerArray(quotas.length * ReadyQueues.STRIDE);
     }
 
     /** Charges one action to priority {@code p}; false if its quota is spent. */
     boolean tryCharge(int p) {
         int quota = quotas.get(p);
         while (true) {
-            int u = used.get(p);
+            int u = used.get(p * ReadyQueues.STRIDE);
             if (u >= quota) {
                 return false;
             }
-            if (used.compareAndSet(p, u, u + 1)) {
+            if (used.compareAndSet(p * ReadyQueues.STRIDE, u, u + 1)) {
                 return true;
             }
             // CAS lost to another worker charging or a tick resetting: re-read and retry.
@@ -42,11 +43,11 @@ final class QuotaLedger {
     /** Returns a charge taken for an action that did not run (its entry turned out stale). */
     void refund(int p) {
         while (true) {
-            int u = used.get(p);
+            int u = used.get(p * ReadyQueues.STRIDE);
             if (u == 0) {
                 return; // a tick reset the use in between: nothing to return
             }
-            if (used.compareAndSet(p, u, u - 1)) {
+            if (used.compareAndSet(p * ReadyQueues.STRIDE, u, u - 1)) {
                 return;
             }
         }
@@ -55,8 +56,8 @@ final class QuotaLedger {
     /** Changes a quota at run time; the use already counted this period stays. */
     void setQuota(int p, int quota) {
         quotas.set(p, quota); // a racing charge sees the old or the new quota; both are valid
-        if (used.get(p) > quota) {
-            used.set(p, quota);
+        if (used.get(p * ReadyQueues.STRIDE) > quota) {
+            used.set(p * ReadyQueues.STRIDE, quota);
         }
     }
 
@@ -65,7 +66,7 @@ final class QuotaLedger {
     }
 
     int used(int p) {
-        return used.get(p);
+        return used.get(p * ReadyQueues.STRIDE);
     }
 
     /** Changes with every replenishment; read before a scan that may end in a virtual tick. */
@@ -99,8 +100,8 @@ final class QuotaLedger {
     }
 
     private void reset() {
-        for (int p = 0; p < used.length(); p++) {
-            used.set(p, 0);
+        for (int p = 0; p < quotas.length(); p++) {
+            used.set(p * ReadyQueues.STRIDE, 0);
         }
     }
 

@@ -14,7 +14,15 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class ReadyQueues {
 
+    /**
+     * Ints between two priorities' counters in {@link #depth}: one cache line (64 bytes), so that
+     * workers and submitters changing the depth of one priority do not invalidate the line another
+     * priority's counter lives on (false sharing).
+     */
+    static final int STRIDE = 16;
+
     private final ConcurrentLinkedQueue<ReadyEntry>[] queues;
+    /** The depth of priority p is at index {@code p * STRIDE}. */
     private final AtomicIntegerArray depth;
 
     @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
@@ -23,7 +31,7 @@ final class ReadyQueues {
         for (int p = 0; p < priorities; p++) {
             queues[p] = new ConcurrentLinkedQueue<>();
         }
-        depth = new AtomicIntegerArray(priorities);
+        depth = new AtomicIntegerArray(priorities * STRIDE);
     }
 
     int priorities() {
@@ -57,13 +65,13 @@ final class ReadyQueues {
 
     /** Objects READY at priority {@code p}. */
     int depth(int p) {
-        return depth.get(p);
+        return depth.get(p * STRIDE);
     }
 
     /** Whether an object is READY at a priority more urgent than {@code priority}. */
     boolean readyAbove(int priority) {
         for (int p = 0; p < priority && p < queues.length; p++) {
-            if (depth.get(p) > 0) {
+            if (depth.get(p * STRIDE) > 0) {
                 return true;
             }
         }
@@ -72,19 +80,19 @@ final class ReadyQueues {
 
     /** Called under the monitor of an object entering READY at {@code p}. */
     void incrementDepth(int p) {
-        depth.incrementAndGet(p);
+        depth.incrementAndGet(p * STRIDE);
     }
 
     /** Called under the monitor of an object leaving READY at {@code p}. */
     void decrementDepth(int p) {
-        depth.decrementAndGet(p);
+        depth.decrementAndGet(p * STRIDE);
     }
 
     /** Total objects READY. */
     int totalDepth() {
         int total = 0;
         for (int p = 0; p < queues.length; p++) {
-            total += depth.get(p);
+            total += depth.get(p * STRIDE);
         }
         return total;
     }

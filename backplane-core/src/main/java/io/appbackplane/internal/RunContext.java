@@ -26,6 +26,8 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
     /** The priority the current turn was charged to, and how many actions it has run. */
     int turnPriority;
     int turnActions;
+    /** When the last action run with this context ended (or the step driver's boundary), on the backplane's clock. */
+    long lastActionEnd;
 
     RunContext(DefaultBackplane backplane) {
         this.backplane = backplane;
@@ -67,7 +69,7 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
         return turnActions < backplane.scheduler().actionsPerTurn()
                 && effectivePriority == turnPriority
                 && !backplane.scheduler().readyAbove(effectivePriority)
-                && backplane.scheduler().cpuAllowsStart() // rule 5: budget used up ends the turn
+                && backplane.scheduler().cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
                 && backplane.scheduler().tryCharge(turnPriority);
     }
 

@@ -1,5 +1,7 @@
 package io.appbackplane.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +35,8 @@ import java.util.List;
  *   <li>{@code state == READY ⇔ readyEntry != null}, and then {@code readyEntry.priority =
  *       effectivePriority()} or more urgent work has not arrived since;
  *   <li>{@code state == WAITING ⇒ awaiting != null && front == null};
- *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ head == null && front == null && awaiting == null}.
+ *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ head == null && front == null && awaiting == null};
+ *   <li>{@code loadHint == load()} (every method that changes the load calls {@code loadChanged}).
  * </ul>
  */
 final class WorkObject {
@@ -68,6 +71,23 @@ final class WorkObject {
     private int pins;
     /** Set by the shutdown sweep: work offered afterwards fails at once. */
     private boolean abandoned;
+    /**
+     * {@link #load()} as of the last change, for pools choosing an object without taking N
+     * monitors (rule 12's choice is advisory: a moment-old value is as good). Written under the
+     * monitor with release semantics, read without it.
+     */
+    @SuppressWarnings("unused") // accessed through LOAD_HINT
+    private int loadHint;
+
+    private static final VarHandle LOAD_HINT;
+
+    static {
+        try {
+            LOAD_HINT = MethodHandles.lookup().findVarHandle(WorkObject.class, "loadHint", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     WorkObject(DefaultComponent component, Object key, ReadyQueues ready) {
         this.component = component;
@@ -103,6 +123,7 @@ final class WorkObject {
         } else if (node.priority == minPriority) {
             countAtMin++;
         }
+        loadChanged();
         switch (state) {
             case IDLE:
                 return becomeReady();
@@ -133,6 +154,7 @@ final class WorkObject {
         ready.decrementDepth(entry.priority);
         readyEntry = null;
         state = RUNNING;
+        loadChanged();
         return true;
     }
 
@@ -142,13 +164,14 @@ final class WorkObject {
         ActionNode node = front;
         if (node != null) {
             front = null;
-            return node;
+        } else {
+            node = head;
+            if (node == null) {
+                return null; // cancelled or abandoned while the worker was getting here
+            }
+            removeHead();
         }
-        node = head;
-        if (node == null) {
-            return null; // cancelled or abandoned while the worker was getting here
-        }
-        removeHead();
+        loadChanged();
         return node;
     }
 
@@ -177,6 +200,7 @@ final class WorkObject {
             return false;
         }
         front = continuation;
+        loadChanged();
         return true;
     }
 
@@ -193,6 +217,7 @@ final class WorkObject {
         awaiting = null;
         reply.delivered = true;
         front = replyAction;
+        loadChanged();
         if (state == WAITING) {
             component.waitingChanged(-1);
             return becomeReady();
@@ -225,17 +250,16 @@ final class WorkObject {
             return WAIT;
         }
         if (front == null && head == null) {
-            if (pins == 0 && component.releasesIdleObjects()) {
-                state = RELEASED;
-                return RELEASE;
-            }
-            state = IDLE;
-            return NO_WORK;
+            state = pins == 0 && component.releasesIdleObjects() ? RELEASED : IDLE;
+            loadChanged();
+            return state == RELEASED ? RELEASE : NO_WORK;
         }
         if (turn.mayContinue(effectivePriority())) {
             return CONTINUE;
         }
-        return becomeReady();
+        ReadyEntry entry = becomeReady();
+        loadChanged();
+        return entry;
     }
 
     /** Decides whether a turn goes on; see {@link #afterAction}. */
@@ -282,6 +306,7 @@ final class WorkObject {
             readyEntry = null;
             state = IDLE; // its entry goes stale; the caller then tries to release the object
         }
+        loadChanged();
         return removed;
     }
 
@@ -318,12 +343,27 @@ final class WorkObject {
             component.waitingChanged(-1);
             state = IDLE;
         }
+        loadChanged();
         return failed;
     }
 
     /** Queued, front, running and awaited actions: how busy the object is (for pools, rule 12). */
     synchronized int load() {
+        return computeLoad();
+    }
+
+    /** {@link #load()} without the monitor: the value as of the last change (see {@code loadHint}). */
+    int loadHint() {
+        return (int) LOAD_HINT.getAcquire(this);
+    }
+
+    private int computeLoad() {
         return queued + (front == null ? 0 : 1) + (state == RUNNING || state == WAITING ? 1 : 0);
+    }
+
+    /** Publishes the load after a change; called under the monitor by every method that changes it. */
+    private void loadChanged() {
+        LOAD_HINT.setRelease(this, computeLoad());
     }
 
     synchronized int state() {

@@ -196,13 +196,17 @@ final class WorkerPool {
         public void run() {
             DefaultBackplane.CURRENT.set(backplane);
             try {
+                boolean justRan = false;
                 while (!shouldExit()) {
-                    ReadyEntry entry = scheduler.select();
+                    // After a turn, the end of its last action is a recent enough "now" for the CPU check.
+                    ReadyEntry entry = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
+                    justRan = false;
                     if (entry == ReadyEntry.NONE) {
                         awaitWork(this, 0);
                     } else if (entry == ReadyEntry.THROTTLED) {
                         awaitWork(this, scheduler.nanosUntilRelease());
                     } else {
+                        justRan = true;
                         busy.incrementAndGet();
                         try {
                             scheduler.runTurn(context, entry);

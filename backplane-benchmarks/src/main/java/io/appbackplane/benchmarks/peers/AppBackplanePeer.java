@@ -13,7 +13,7 @@ import io.appbackplane.ObjectPool;
  * (a CPU limit equal to the number of workers, so the budget is checked and charged for every
  * action but does not bind), default operation limits. A keyed task goes to the object for its key
  * ({@code execute}, no future); an unkeyed task to an {@link ObjectPool} of {@code 2 × workers}
- * objects (DESIGN rule 12), one pool per priority: an object runs its actions in FIFO order, so a
+ * objects (DESIGN rule 12; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
  * user who wants urgent unkeyed work to overtake bulk work gives it its own objects, exactly as
  * the {@code two-pools} peer gives it its own threads.
  */
@@ -43,7 +43,7 @@ final class AppBackplanePeer implements KeyedExecutor {
             return null;
         };
         if (key == null) {
-            pool(priority).submit(priority, action);
+            pool(priority).execute(priority, action);
         } else {
             component.execute(key, priority, action);
         }
