@@ -48,11 +48,6 @@ final class ReadyQueues {
         return queues[p].poll();
     }
 
-    /** Whether queue {@code p} holds no entry, valid or stale. */
-    boolean isEmpty(int p) {
-        return queues[p].isEmpty();
-    }
-
     /** Whether any queue holds an entry. */
     boolean anyQueued() {
         for (int p = 0; p < queues.length; p++) {

@@ -73,17 +73,25 @@ final class Scheduler {
             long generation = quotas.generation();
             boolean quotaSpent = false;
             for (int p = 0; p < priorities; p++) {
-                while (!ready.isEmpty(p)) {
+                // depth, not the queue: a queue of only stale entries holds no work (rule 6), and
+                // ConcurrentLinkedQueue.isEmpty walks dead nodes. Stale entries are dropped when
+                // they reach the head ahead of valid ones.
+                while (ready.depth(p) > 0) {
                     if (!quotas.tryCharge(p)) {
-                        // Only real work counts (rule 6): a queue of stale entries must not trigger a virtual tick.
-                        quotaSpent |= ready.depth(p) > 0;
+                        quotaSpent = true;
                         break;
                     }
                     ReadyEntry entry = ready.poll(p);
-                    if (entry != null && entry.object.take(entry)) {
+                    if (entry == null) {
+                        // Counted in depth but not pushed yet (its submitter is between the two, and
+                        // signals a worker when it has pushed): nothing to take here now.
+                        quotas.refund(p);
+                        break;
+                    }
+                    if (entry.object.take(entry)) {
                         return entry;
                     }
-                    quotas.refund(p); // empty after all, or a stale entry: try this priority again
+                    quotas.refund(p); // a stale entry: try this priority again
                 }
             }
             if (!quotaSpent) {
@@ -229,6 +237,11 @@ final class Scheduler {
     /** Whether a worker that found nothing should look again rather than park. */
     boolean hasRunnableWork() {
         return ready.anyQueued() && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
+    }
+
+    /** Whether any object is READY (cheap: the depth counters), for a worker spinning before it parks. */
+    boolean hasReadyObjects() {
+        return ready.totalDepth() > 0;
     }
 
     /** Whether any ready queue holds an entry (the CPU budget may still hold it back). */

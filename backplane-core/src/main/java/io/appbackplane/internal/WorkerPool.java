@@ -1,5 +1,7 @@
 package io.appbackplane.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,6 +31,20 @@ final class WorkerPool {
 
     private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
 
+    /** How many times an idle worker looks for work (with a spin-wait hint between) before parking. */
+    static final int SPINS_BEFORE_PARK = 64;
+
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.privateLookupIn(Worker.class, MethodHandles.lookup())
+                    .findVarHandle(Worker.class, "busy", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final String backplaneName;
     private final Scheduler scheduler;
     private final DefaultBackplane backplane;
@@ -36,7 +52,6 @@ final class WorkerPool {
     private final AtomicInteger target = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicInteger idle = new AtomicInteger();
-    private final AtomicInteger busy = new AtomicInteger();
     private final AtomicInteger nextId = new AtomicInteger();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private volatile boolean stopping;
@@ -113,8 +128,15 @@ final class WorkerPool {
         return live.get();
     }
 
+    /** Workers running a turn now (a moment-old count: each worker publishes its own flag). */
     int busy() {
-        return busy.get();
+        int n = 0;
+        for (Parker w : workers) {
+            if (w instanceof Worker worker && worker.isBusy()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     int idle() {
@@ -180,6 +202,9 @@ final class WorkerPool {
         final Thread thread;
         private final RunContext context;
         private boolean retired;
+        /** Whether this worker is running a turn; written by it (release), read by statistics (acquire). */
+        @SuppressWarnings("unused") // accessed through BUSY
+        private boolean busy;
 
         Worker(int id) {
             this.context = new RunContext(backplane);
@@ -202,12 +227,14 @@ final class WorkerPool {
                     ReadyEntry entry = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
                     justRan = false;
                     if (entry == ReadyEntry.NONE) {
-                        awaitWork(this, 0);
+                        if (!spinForWork()) {
+                            awaitWork(this, 0);
+                        }
                     } else if (entry == ReadyEntry.THROTTLED) {
                         awaitWork(this, scheduler.nanosUntilRelease());
                     } else {
                         justRan = true;
-                        busy.incrementAndGet();
+                        BUSY.setRelease(this, true);
                         try {
                             scheduler.runTurn(context, entry);
                         } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
@@ -215,7 +242,7 @@ final class WorkerPool {
                             // hook defect. Keep the worker alive rather than lose a thread per defect.
                             LOG.log(System.Logger.Level.ERROR, "backplane worker survived an unexpected failure", e);
                         } finally {
-                            busy.decrementAndGet();
+                            BUSY.setRelease(this, false);
                         }
                     }
                 }
@@ -226,6 +253,26 @@ final class WorkerPool {
                     terminated.complete(null);
                 }
             }
+        }
+
+        boolean isBusy() {
+            return (boolean) BUSY.getAcquire(this);
+        }
+
+        /**
+         * Looks for work for a few microseconds before parking: on a busy backplane new work
+         * usually arrives within that, and a park costs this worker a sleep and its submitter an
+         * unpark system call. Short (well under a scheduler time slice), so an idle backplane
+         * still parks at once for practical purposes (rule 9).
+         */
+        private boolean spinForWork() {
+            for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
+                Thread.onSpinWait();
+                if (scheduler.hasReadyObjects() || stopping) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Stop (shutdown) or retire (surplus worker): CAS live down by one, once. */
