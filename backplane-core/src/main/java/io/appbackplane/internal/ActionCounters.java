@@ -1,52 +1,153 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.ActionCounts;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Striped counters behind an {@link ActionCounts} snapshot; any thread may add. */
+/**
+ * The counters behind an {@link ActionCounts} snapshot; any thread may add.
+ *
+ * <h2>Concurrency</h2>
+ * Submissions and rejections come from any thread and go to striped {@link LongAdder}s. What
+ * happens per action on a worker (an action ran, a request finished) goes to that worker's own
+ * tally, a {@code long[]} indexed by {@link WorkerThread#slot}: only the thread holding the slot
+ * writes it (plain read of its own last write, release write), snapshots read it with acquire, so
+ * a snapshot that sees a request finished also sees it submitted (both are plain moves on x86). That saves about ten contended
+ * atomic updates per action. Threads that are not workers (a timer, a reply's completer, the
+ * shutdown sweep, the step driver) use the shared striped counters instead. A snapshot taken
+ * while actions run is a moment-old sum, as it was with the adders alone.
+ */
 final class ActionCounters {
+
+    private static final int ACTIONS_RUN = 0;
+    private static final int QUEUE_NANOS = 1;
+    private static final int RUN_NANOS = 2;
+    private static final int MAX_QUEUE_NANOS = 3;
+    private static final int MAX_RUN_NANOS = 4;
+    private static final int COMPLETED = 5;
+    private static final int FAILED = 6;
+    /** Longs per tally: 8 × 8 bytes, one cache line of data per worker. */
+    private static final int TALLY_LENGTH = 8;
+
+    private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
 
     final LongAdder submitted = new LongAdder();
     final LongAdder rejected = new LongAdder();
-    final LongAdder completed = new LongAdder();
-    final LongAdder failed = new LongAdder();
-    final LongAdder actionsRun = new LongAdder();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder actionsRun = new LongAdder();
     final LongAdder slowActions = new LongAdder();
     private final LongAdder queueNanos = new LongAdder();
     private final LongAdder runNanos = new LongAdder();
     private final LongAccumulator maxQueueNanos = new LongAccumulator(Math::max, 0);
     private final LongAccumulator maxRunNanos = new LongAccumulator(Math::max, 0);
+    /** Tallies by worker slot; grown (copied) under this object's lock, published by the volatile write. */
+    private volatile long[][] tallies = new long[0][];
 
     void actionRan(long queueTime, long runTime) {
-        actionsRun.increment();
-        queueNanos.add(queueTime);
-        runNanos.add(runTime);
-        maxQueueNanos.accumulate(queueTime);
-        maxRunNanos.accumulate(runTime);
+        long[] tally = tally(WorkerThread.currentSlot());
+        if (tally == null) {
+            actionsRun.increment();
+            queueNanos.add(queueTime);
+            runNanos.add(runTime);
+            maxQueueNanos.accumulate(queueTime);
+            maxRunNanos.accumulate(runTime);
+            return;
+        }
+        add(tally, ACTIONS_RUN, 1);
+        add(tally, QUEUE_NANOS, queueTime);
+        add(tally, RUN_NANOS, runTime);
+        max(tally, MAX_QUEUE_NANOS, queueTime);
+        max(tally, MAX_RUN_NANOS, runTime);
     }
 
     void finished(boolean success) {
-        (success ? completed : failed).increment();
+        long[] tally = tally(WorkerThread.currentSlot());
+        if (tally == null) {
+            (success ? completed : failed).increment();
+        } else {
+            add(tally, success ? COMPLETED : FAILED, 1);
+        }
+    }
+
+    /** The calling worker's tally (created on first use), or null for a thread that is not a worker. */
+    private long[] tally(int slot) {
+        if (slot == WorkerThread.NO_SLOT) {
+            return null;
+        }
+        long[][] all = tallies;
+        long[] tally;
+        if (slot < all.length && (tally = all[slot]) != null) {
+            return tally;
+        }
+        return createTally(slot);
+    }
+
+    private synchronized long[] createTally(int slot) {
+        long[][] all = tallies;
+        if (slot >= all.length) {
+            all = Arrays.copyOf(all, Math.max(slot + 1, 2 * all.length));
+        } else {
+            all = all.clone();
+        }
+        if (all[slot] == null) {
+            all[slot] = new long[TALLY_LENGTH];
+        }
+        tallies = all;
+        return all[slot];
+    }
+
+    /** Only the slot's holder calls this: a plain read of its own last write, a release write for readers. */
+    private static void add(long[] tally, int index, long delta) {
+        TALLY.setRelease(tally, index, tally[index] + delta);
+    }
+
+    private static void max(long[] tally, int index, long value) {
+        if (value > tally[index]) {
+            TALLY.setRelease(tally, index, value);
+        }
+    }
+
+    private long sum(int index, LongAdder shared) {
+        long total = shared.sum();
+        for (long[] tally : tallies) {
+            if (tally != null) {
+                total += (long) TALLY.getAcquire(tally, index);
+            }
+        }
+        return total;
+    }
+
+    private long max(int index, LongAccumulator shared) {
+        long max = shared.get();
+        for (long[] tally : tallies) {
+            if (tally != null) {
+                max = Math.max(max, (long) TALLY.getAcquire(tally, index));
+            }
+        }
+        return max;
     }
 
     ActionCounts snapshot() {
         // Read the finishing counters before "submitted", so outstanding() is never negative.
-        long done = completed.sum();
-        long fail = failed.sum();
+        long done = sum(COMPLETED, completed);
+        long fail = sum(FAILED, failed);
         long rej = rejected.sum();
         return new ActionCounts(
                 submitted.sum(),
                 rej,
                 done,
                 fail,
-                actionsRun.sum(),
+                sum(ACTIONS_RUN, actionsRun),
                 slowActions.sum(),
-                Duration.ofNanos(queueNanos.sum()),
-                Duration.ofNanos(maxQueueNanos.get()),
-                Duration.ofNanos(runNanos.sum()),
-                Duration.ofNanos(maxRunNanos.get()));
+                Duration.ofNanos(sum(QUEUE_NANOS, queueNanos)),
+                Duration.ofNanos(max(MAX_QUEUE_NANOS, maxQueueNanos)),
+                Duration.ofNanos(sum(RUN_NANOS, runNanos)),
+                Duration.ofNanos(max(MAX_RUN_NANOS, maxRunNanos)));
     }
 
     static ActionCounts sum(Iterable<ActionCounts> parts) {

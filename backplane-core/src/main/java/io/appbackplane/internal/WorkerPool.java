@@ -208,7 +208,7 @@ final class WorkerPool {
 
         Worker(int id) {
             this.context = new RunContext(backplane);
-            this.thread = new Thread(this, "backplane-" + backplaneName + "-worker-" + id);
+            this.thread = new WorkerThread(this, "backplane-" + backplaneName + "-worker-" + id);
             this.thread.setDaemon(true);
         }
 
