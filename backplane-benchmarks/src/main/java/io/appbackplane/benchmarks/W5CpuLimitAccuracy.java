@@ -8,6 +8,8 @@ import io.appbackplane.ComponentSpec;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.ObjectPool;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -92,6 +94,7 @@ public class W5CpuLimitAccuracy {
     /** The longest gap between action starts in this iteration. */
     final AtomicLong longestGap = new AtomicLong();
     long iterationCpu;
+    long iterationWorkerCpu;
     long iterationWall;
 
     /** The per-iteration results (secondary metrics). */
@@ -104,18 +107,21 @@ public class W5CpuLimitAccuracy {
         public double percentOfLimit;
         /** The longest gap between consecutive action starts, in milliseconds. */
         public double longestPauseMs;
+        /** CPU time of the backplane's worker threads alone over wall time: what the budget governs. */
+        public double workerCores;
 
         @TearDown(Level.Iteration)
         public void measure(W5CpuLimitAccuracy benchmark, IterationParams iteration) {
             long cpu = processCpuTime() - benchmark.iterationCpu;
             long wall = System.nanoTime() - benchmark.iterationWall;
             coresUsed = (double) cpu / wall;
+            workerCores = (double) (workerCpuTime() - benchmark.iterationWorkerCpu) / wall;
             percentOfLimit = coresUsed / benchmark.cores * 100;
             longestPauseMs = benchmark.longestGap.get() / 1e6;
             System.out.println(String.format(Locale.ROOT,
-                    "%nW5 %s limit=%s cores: used %.3f cores (%+.1f %%), longest pause %.1f ms",
+                    "%nW5 %s limit=%s cores: used %.3f cores (%+.1f %%; worker threads %.3f), longest pause %.1f ms",
                     iteration.getType() == IterationType.MEASUREMENT ? "measurement" : "warm-up", benchmark.limit,
-                    coresUsed, percentOfLimit - 100, longestPauseMs));
+                    coresUsed, percentOfLimit - 100, workerCores, longestPauseMs));
         }
     }
 
@@ -137,6 +143,7 @@ public class W5CpuLimitAccuracy {
         longestGap.set(0);
         iterationWall = System.nanoTime();
         iterationCpu = processCpuTime();
+        iterationWorkerCpu = workerCpuTime();
     }
 
     @TearDown(Level.Trial)
@@ -159,6 +166,19 @@ public class W5CpuLimitAccuracy {
                 longestGap.accumulateAndGet(gap, Math::max);
             }
         }
+    }
+
+    /** CPU time of this backplane's worker threads (found by name), for comparison with the process's. */
+    static long workerCpuTime() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith("backplane-w5-worker-")) {
+                long cpu = threads.getThreadCpuTime(info.getThreadId());
+                sum += Math.max(0, cpu);
+            }
+        }
+        return sum;
     }
 
     static long processCpuTime() {
@@ -196,6 +216,6 @@ public class W5CpuLimitAccuracy {
     @Threads(1)
     public void limited(Producer producer, Accuracy accuracy) throws TimeoutException {
         producer.window.acquire();
-        pool.submit(Workloads.BULK, producer.action);
+        pool.execute(Workloads.BULK, producer.action);
     }
 }

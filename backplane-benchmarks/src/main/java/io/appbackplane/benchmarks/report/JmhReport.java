@@ -88,8 +88,14 @@ public final class JmhReport {
         }
         Files.createDirectories(out);
         Map<String, List<Result>> byWorkload = new TreeMap<>();
+        Set<String> scaled = scaledSeries(results);
         for (Result r : results) {
-            byWorkload.computeIfAbsent(r.workload, w -> new ArrayList<>()).add(r);
+            if (scaled.contains(r.series())) {
+                byWorkload.computeIfAbsent("W6", w -> new ArrayList<>()).add(r);
+            }
+            if (r.workers() == DEFAULT_WORKERS) {
+                byWorkload.computeIfAbsent(r.workload, w -> new ArrayList<>()).add(r);
+            }
         }
         if (byWorkload.isEmpty()) {
             throw new IllegalArgumentException("no W<n> benchmark results in " + List.of(args).subList(1, args.length));
@@ -116,6 +122,10 @@ public final class JmhReport {
                     chartW5(e.getValue(), png);
                     accuracyTable(e.getValue(), stdout);
                 }
+                case "W6" -> {
+                    chartW6(e.getValue(), png);
+                    scalingTable(e.getValue(), stdout);
+                }
                 default -> {
                     chart(e.getKey(), e.getValue(), png);
                     table(e.getValue(), stdout);
@@ -132,6 +142,16 @@ public final class JmhReport {
 
         String panel() {
             return method + ", " + work;
+        }
+
+        /** The worker threads the peer had ({@code workers} parameter; the workloads' default when absent). */
+        int workers() {
+            return Integer.parseInt(params.getOrDefault("workers", String.valueOf(DEFAULT_WORKERS)));
+        }
+
+        /** The result's identity apart from its worker count: one line of the W6 chart. */
+        String series() {
+            return workload + "." + method + "/" + work + "/" + peer;
         }
 
         /** A secondary metric's per-iteration values, one list per fork (empty if absent). */
@@ -196,6 +216,64 @@ public final class JmhReport {
                     ((Double) l.get("count")).longValue()));
         }
         return latencies;
+    }
+
+    /** The workloads' worker count; W1/W2 results with another count are W6's scaling runs. */
+    static final int DEFAULT_WORKERS = 2;
+
+    /**
+     * W6 (scaling) is W1 and W2 run with {@code -p workers=1,2,4}: every W1/W2 series (method,
+     * work, peer) that has a result with a worker count other than {@link #DEFAULT_WORKERS}
+     * belongs to W6, with all its worker counts; only the default count appears under W1/W2.
+     */
+    static Set<String> scaledSeries(List<Result> results) {
+        Set<String> scaled = new HashSet<>();
+        for (Result r : results) {
+            if ((r.workload.equals("W1") || r.workload.equals("W2")) && r.workers() != DEFAULT_WORKERS) {
+                scaled.add(r.series());
+            }
+        }
+        return scaled;
+    }
+
+    /** W6: per workload method and work size, the median over forks per peer against the worker count. */
+    static void chartW6(List<Result> results, Path png) throws IOException {
+        Map<String, DefaultCategoryDataset> panels = new LinkedHashMap<>();
+        List<Result> ordered = new ArrayList<>(results);
+        ordered.sort(Comparator.comparing((Result r) -> r.workload).thenComparing(Result::method)
+                .thenComparing(Result::work, Comparator.reverseOrder()).thenComparingInt(r -> peerOrder(r.peer))
+                .thenComparingInt(Result::workers));
+        for (Result r : ordered) {
+            panels.computeIfAbsent(r.workload + " " + r.panel(), p -> new DefaultCategoryDataset())
+                    .addValue(Spread.of(r.forkMeans).median(), r.peer, Integer.valueOf(r.workers()));
+        }
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis("worker threads"));
+        plot.setGap(12);
+        for (Map.Entry<String, DefaultCategoryDataset> panel : panels.entrySet()) {
+            LineAndShapeRenderer renderer = new LineAndShapeRenderer(true, true);
+            CategoryPlot sub = new CategoryPlot(panel.getValue(), null, new NumberAxis(panel.getKey() + " (ops/s)"), renderer);
+            sub.setBackgroundPaint(Color.WHITE);
+            sub.setRangeGridlinePaint(Color.LIGHT_GRAY);
+            plot.add(sub, 1);
+        }
+        JFreeChart chart = new JFreeChart("W6: throughput by worker threads", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        chart.addSubtitle(new TextTitle("point: median of the per-fork means"));
+        chart.setBackgroundPaint(Color.WHITE);
+        ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 300 * panels.size() + 200);
+    }
+
+    static void scalingTable(List<Result> results, PrintStream out) {
+        List<Result> ordered = new ArrayList<>(results);
+        ordered.sort(Comparator.comparing((Result r) -> r.workload).thenComparing(Result::method)
+                .thenComparing(Result::work, Comparator.reverseOrder()).thenComparingInt(r -> peerOrder(r.peer))
+                .thenComparingInt(Result::workers));
+        out.println("| benchmark | work | peer | workers | median of forks (ops/s) | min–max of forks | forks |");
+        out.println("|---|---|---|---:|---:|---:|---:|");
+        for (Result r : ordered) {
+            Spread s = Spread.of(r.forkMeans);
+            out.println("| " + r.workload + "." + r.method + " | " + r.work + " | " + r.peer + " | " + r.workers() + " | "
+                    + fmt(s.median()) + " | " + fmt(s.min()) + "–" + fmt(s.max()) + " | " + s.forks() + " |");
+        }
     }
 
     private static void sort(List<Result> results) {
@@ -452,12 +530,12 @@ public final class JmhReport {
     }
 
     static void accuracyTable(List<Result> results, PrintStream out) {
-        out.println("| limit (cores) | cores used | error (% of limit) | longest pause (ms) | actions/s | forks |");
-        out.println("|---:|---:|---:|---:|---:|---:|");
+        out.println("| limit (cores) | process cores used | error (% of limit) | worker threads' cores | longest pause (ms) | actions/s | forks |");
+        out.println("|---:|---:|---:|---:|---:|---:|---:|");
         for (Result r : byLimit(results)) {
             Spread used = perFork(r, "coresUsed", false);
             out.println("| " + r.params.getOrDefault("limit", "?") + " | " + used.format("%.3f") + " | "
-                    + errorPercent(r).format("%+.1f") + " | "
+                    + errorPercent(r).format("%+.1f") + " | " + perFork(r, "workerCores", false).format("%.3f") + " | "
                     + perFork(r, "longestPauseMs", true).format("%.1f") + " | " + Spread.of(r.forkMeans).format("%,.0f")
                     + " | " + used.forks + " |");
         }
