@@ -16,9 +16,11 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Ties the backplanes' module states to the Spring lifecycle (DESIGN §4). Starts before the web
  * server takes traffic: every backplane moves its components up, in dependency order, to the
- * configured role; a failure fails start-up. Stops after the web server's graceful shutdown: every
- * backplane moves its components DOWN (endpoints stop accepting), drains accepted work within the
- * shutdown phase's timeout, and fails whatever is left — nothing accepted is silently dropped.
+ * configured role; a failure fails start-up, once what came up went DOWN and the backplanes shut
+ * down (Spring does not stop a lifecycle whose start failed). Stops after the web server's graceful
+ * shutdown: every backplane moves its components DOWN (endpoints stop accepting), drains accepted
+ * work within the shutdown phase's timeout, and fails whatever is left — nothing accepted is
+ * silently dropped.
  */
 final class BackplaneLifecycle implements SmartLifecycle {
 
@@ -31,6 +33,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private final ComponentState role;
     private final Duration startupTimeout;
     private final Duration drainTimeout;
+    private final Duration shutdownPhaseTimeout;
     private volatile boolean running;
 
     BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Duration shutdownPhaseTimeout) {
@@ -40,10 +43,24 @@ final class BackplaneLifecycle implements SmartLifecycle {
         // DOWN and the drain together take at most 80% of the phase timeout, leaving Spring a fifth
         // to see the drain finish and what is left fail.
         this.drainTimeout = shutdownPhaseTimeout.multipliedBy(4).dividedBy(5);
+        this.shutdownPhaseTimeout = shutdownPhaseTimeout;
     }
 
     @Override
     public void start() {
+        try {
+            bringUp();
+        } catch (RuntimeException e) {
+            // Spring calls stop() only on lifecycles that started: take down what came up ourselves,
+            // so DOWN hooks run and no worker is left behind, then fail start-up with the original.
+            takeDownAfterFailedStart(e);
+            throw e;
+        }
+        running = true;
+        LOG.info("Backplanes {} up: components in {}", registry.all().keySet(), role);
+    }
+
+    private void bringUp() {
         List<CompletableFuture<Void>> moves = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
             moves.add(backplane.moveTo(role)); // a missing dependency or cycle throws here, before anything moves
@@ -60,13 +77,43 @@ final class BackplaneLifecycle implements SmartLifecycle {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while bringing backplane components up", e);
         }
-        running = true;
-        LOG.info("Backplanes {} up: components in {}", registry.all().keySet(), role);
+    }
+
+    /**
+     * Best effort, within the shutdown phase's timeout: every backplane moves what came up DOWN
+     * (components still in START skip their DOWN hooks, see ComponentInstaller) and shuts down. A
+     * move still running (a start-up timeout) is waited for within the DOWN budget first.
+     */
+    private void takeDownAfterFailedStart(RuntimeException failure) {
+        LOG.warn("Backplane start-up failed ({}); moving the components that came up DOWN and shutting the backplanes down",
+                failure.toString());
+        CompletableFuture<Void> done = downAndShutdown();
+        if (Thread.currentThread().isInterrupted()) {
+            return; // cannot wait; the registry shuts down what is still running when the context is destroyed
+        }
+        try {
+            done.get(shutdownPhaseTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("Backplanes {} did not shut down within {} after the failed start-up; component states: {}",
+                    registry.all().keySet(), shutdownPhaseTimeout, states());
+        } catch (ExecutionException e) { // downAndShutdown handles its failures; kept for completeness
+            LOG.warn("Backplanes did not shut down cleanly after the failed start-up: {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
     public void stop(Runnable callback) {
         running = false;
+        downAndShutdown().whenComplete((ignored, failure) -> callback.run());
+    }
+
+    /**
+     * Moves every backplane's components DOWN and then shuts it down, together within the drain
+     * timeout; completes (never exceptionally) when every backplane is done.
+     */
+    private CompletableFuture<Void> downAndShutdown() {
         long started = System.nanoTime();
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
@@ -94,7 +141,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
                         }
                     }));
         }
-        CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> callback.run());
+        return CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> null);
     }
 
     private Duration remaining(long startedNanos) {

@@ -236,7 +236,14 @@ final class ComponentInstaller {
                     throw invalid(method, "cannot run @OnState(START): START is the initial state; allowed: INITIALIZING,"
                             + " PRIMARY, SECONDARY, DOWN");
                 }
-                spec = spec.onEnter(state, (context, from, to) -> invoker.invokeDirect(fromTo ? new Object[] {from, to} : new Object[0]));
+                spec = spec.onEnter(state, (context, from, to) -> {
+                    // A component that never left START (start-up failed before or in its INITIALIZING
+                    // hook) has nothing to take down: only what came up runs its DOWN hooks.
+                    if (from == ComponentState.START && to == ComponentState.DOWN) {
+                        return;
+                    }
+                    invoker.invokeDirect(fromTo ? new Object[] {from, to} : new Object[0]);
+                });
             }
         }
         return spec;
