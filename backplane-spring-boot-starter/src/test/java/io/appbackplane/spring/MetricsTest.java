@@ -31,17 +31,23 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** {@code backplane.*} meters, read from a plain {@link SimpleMeterRegistry} bean. */
+/**
+ * {@code backplane.*} meters, read from a plain {@link SimpleMeterRegistry} bean that Spring Boot's
+ * metrics auto-configuration binds the starter's {@code MeterBinder} to.
+ */
 class MetricsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(BackplaneAutoConfiguration.class, BackplaneMetricsAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                    BackplaneAutoConfiguration.class, BackplaneMetricsAutoConfiguration.class))
             .withUserConfiguration(App.class)
             .withPropertyValues("backplane.configs.default.threads=1", "backplane.configs.default.cpu-limit=2",
                     "backplane.components.shop.operation-limit=5");
@@ -169,7 +175,7 @@ class MetricsTest {
     @Test
     void everyMeterRegistryBeanIsBound() {
         runner.withUserConfiguration(SecondRegistry.class).run(context -> {
-            Map<String, MeterRegistry> registries = context.getBeansOfType(MeterRegistry.class);
+            Map<String, SimpleMeterRegistry> registries = context.getBeansOfType(SimpleMeterRegistry.class);
             assertThat(registries).hasSize(2);
             registries.forEach((name, meters) -> assertThat(meters.find(BackplaneMeters.REQUESTS).meters()).as(name).isNotEmpty());
         });

@@ -13,39 +13,43 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
- * Registers the {@link BackplaneMeters} once every singleton — so every {@code @AppComponent} — is
- * installed. Meters read the backplanes' statistics snapshots (cached for a short time, so one
- * scrape takes one snapshot per backplane), which costs the action path nothing.
+ * A {@link MeterBinder} for the {@link BackplaneMeters}. Spring Boot's metrics auto-configuration
+ * binds it once every singleton — so every {@code @AppComponent} — is installed, and only where a
+ * meter belongs once: to its composite registry, which passes each meter to every registry it holds
+ * exactly once, or, without a composite, to each registry. Meters read the backplanes' statistics
+ * snapshots (cached for a short time, so one scrape takes one snapshot per backplane), which costs
+ * the action path nothing.
  */
-public final class BackplaneMetrics implements SmartInitializingSingleton {
+public final class BackplaneMetrics implements MeterBinder {
 
     private final BackplaneRegistry registry;
-    private final ObjectProvider<MeterRegistry> meterRegistries;
     /** Micrometer's function meters hold their state object weakly: keep the caches reachable. */
     private final List<StatisticsCache> caches = new CopyOnWriteArrayList<>();
+    /** The registries bound already: binding one twice would register every meter twice. */
+    private final Set<MeterRegistry> bound = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
-    public BackplaneMetrics(BackplaneRegistry registry, ObjectProvider<MeterRegistry> meterRegistries) {
+    public BackplaneMetrics(BackplaneRegistry registry) {
         this.registry = registry;
-        this.meterRegistries = meterRegistries;
     }
 
+    /** Registers every backplane's meters with {@code meters}; does nothing if it did so already. */
     @Override
-    public void afterSingletonsInstantiated() {
-        meterRegistries.orderedStream().forEach(this::bindTo);
-    }
-
-    /** Registers every backplane's meters with {@code meters}. */
     public void bindTo(MeterRegistry meters) {
+        if (!bound.add(meters)) {
+            return;
+        }
         for (Backplane backplane : registry.all().values()) {
             StatisticsCache stats = new StatisticsCache(backplane);
             caches.add(stats);

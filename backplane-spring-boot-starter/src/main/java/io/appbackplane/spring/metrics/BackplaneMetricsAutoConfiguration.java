@@ -2,9 +2,7 @@ package io.appbackplane.spring.metrics;
 
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,7 +10,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
-/** {@code backplane.*} Micrometer meters, when Micrometer is present and backplane.metrics.enabled is not false. */
+/**
+ * {@code backplane.*} Micrometer meters, when Micrometer is present and backplane.metrics.enabled is
+ * not false: a {@link MeterBinder} bean, which Spring Boot's metrics auto-configuration binds to its
+ * meter registries.
+ */
 @AutoConfiguration(after = BackplaneAutoConfiguration.class,
         afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
 @ConditionalOnClass(MeterBinder.class)
@@ -22,7 +24,7 @@ public final class BackplaneMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BackplaneMetrics backplaneMetrics(BackplaneRegistry registry, ObjectProvider<MeterRegistry> meterRegistries) {
-        return new BackplaneMetrics(registry, meterRegistries);
+    BackplaneMetrics backplaneMetrics(BackplaneRegistry registry) {
+        return new BackplaneMetrics(registry);
     }
 }
