@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The results run behind docs/benchmarks.md: every workload with its peers, then the charts and
+# tables. Takes about 40 minutes on 2 cores; run it on an otherwise idle machine.
+#
+#   ./mvnw -pl backplane-benchmarks -am package -DskipTests
+#   JAVA=/path/to/jdk-21+/bin/java backplane-benchmarks/run-results.sh
+#
+# Writes the JMH JSON (and W3's latency lines) to docs/benchmarks/raw/, one chart per workload to
+# docs/benchmarks/W<n>.png and the Markdown tables to docs/benchmarks/tables.md. JDK 21 or newer
+# includes the virtual-thread peer (on 17-20 its trials fail at set-up and the run goes on).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+java="${JAVA:-java}"
+jar="${BENCH_JAR:-$root/backplane-benchmarks/target/benchmarks.jar}"
+out="$root/docs/benchmarks"
+raw="$out/raw"
+# 3 forks of 3 × 1 s warm-up and 5 × 1 s measurement: enough for a median and a spread over JVMs.
+common=(-f 3 -wi 3 -w 1s -i 5 -r 1s)
+
+mkdir -p "$raw"
+rm -f "$raw"/*.json "$raw"/*.jsonl
+cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
+
+bench() {
+  local name="$1"
+  shift
+  echo "== $name: $*" >&2
+  "$java" -jar "$jar" "$@" -rf json -rff "$raw/$name.json"
+}
+
+bench taskcost TaskCost -f 2 -wi 2 -w 1s -i 3 -r 1s
+bench w1 W1UnorderedThroughput "${common[@]}"
+bench w2 W2OrderedThroughput.producers1 "${common[@]}"
+bench w3 W3UrgentLatency "${common[@]}"
+bench w4 W4MemoryPerConversation -f 3
+bench w5 W5CpuLimitAccuracy -f 3 -wi 1 -i 3
+# W6: W1 and W2 again with 1 and 4 workers (2 workers come from the runs above).
+bench w6 'W[12].*producers1' -p peer=appbackplane,forkjoin,striped,pekko-t5 -p work=tiny -p workers=1,4 "${common[@]}"
+
+"$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" \
+  > "$out/tables.md"
+echo "charts in $out, tables in $out/tables.md" >&2
