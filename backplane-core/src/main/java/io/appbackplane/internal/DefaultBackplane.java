@@ -60,6 +60,8 @@ public final class DefaultBackplane implements Backplane {
     private final ReadyQueues ready;
     private final QuotaLedger quotas;
     private final CpuBudget cpu;
+    /** Whether workers charge their thread's CPU time (system clock) or actions' clock time (see {@link CpuMeter}). */
+    private final boolean measuresThreadCpu;
     private final Scheduler scheduler;
     private final TimerService timers;
     private final WorkerPool workers; // null in step mode
@@ -93,6 +95,7 @@ public final class DefaultBackplane implements Backplane {
         this.ready = new ReadyQueues(policy.priorities());
         this.quotas = new QuotaLedger(policy.quotas());
         this.cpu = new CpuBudget(policy.cpuLimit(), policy.integrationPeriod(), policy.cpuBudgetSlices(), now);
+        this.measuresThreadCpu = CpuMeter.measuresThreadCpu(clock, stepMode);
         this.priorityCounters = new ActionCounters[policy.priorities()];
         for (int p = 0; p < priorityCounters.length; p++) {
             priorityCounters[p] = new ActionCounters();
@@ -286,6 +289,11 @@ public final class DefaultBackplane implements Backplane {
     }
 
     // ---------------------------------------------------------------- scheduling hooks
+
+    /** A CPU meter for one worker (or the step driver): thread CPU time with the system clock, see {@link CpuMeter}. */
+    CpuMeter newCpuMeter() {
+        return new CpuMeter(cpu, measuresThreadCpu);
+    }
 
     Scheduler scheduler() {
         return scheduler;

@@ -29,8 +29,12 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
     /** When the last action run with this context ended (or the step driver's boundary), on the backplane's clock. */
     long lastActionEnd;
 
+    /** What this context's thread charges to the CPU budget. */
+    final CpuMeter cpuMeter;
+
     RunContext(DefaultBackplane backplane) {
         this.backplane = backplane;
+        this.cpuMeter = backplane.newCpuMeter();
     }
 
     void begin(WorkObject object, ActionNode node) {

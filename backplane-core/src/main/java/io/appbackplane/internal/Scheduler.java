@@ -179,7 +179,7 @@ final class Scheduler {
         long end = clock.nanoTime();
         context.lastActionEnd = end;
         long runTime = end - start;
-        cpu.charge(runTime);
+        context.cpuMeter.actionRan(runTime);
         backplane.actionRan(object.component, node, start - node.enqueuedAt, runTime);
         if (runTime > slowActionNanos) {
             slowAction(object, node, runTime);

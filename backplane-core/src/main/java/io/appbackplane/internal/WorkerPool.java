@@ -220,6 +220,7 @@ final class WorkerPool {
         @Override
         public void run() {
             DefaultBackplane.CURRENT.set(backplane);
+            context.cpuMeter.start();
             try {
                 boolean justRan = false;
                 while (!shouldExit()) {
@@ -228,9 +229,11 @@ final class WorkerPool {
                     justRan = false;
                     if (entry == ReadyEntry.NONE) {
                         if (!spinForWork()) {
+                            context.cpuMeter.flush(); // charge what this worker used before it sleeps
                             awaitWork(this, 0);
                         }
                     } else if (entry == ReadyEntry.THROTTLED) {
+                        context.cpuMeter.flush();
                         awaitWork(this, scheduler.nanosUntilRelease());
                     } else {
                         justRan = true;
@@ -247,6 +250,7 @@ final class WorkerPool {
                     }
                 }
             } finally {
+                context.cpuMeter.flush();
                 workers.remove(this);
                 int remaining = retired ? live.get() : live.decrementAndGet();
                 if (stopping && remaining == 0) {

@@ -1,0 +1,71 @@
+package io.appbackplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rule 5 with the system clock: workers charge the CPU budget with the CPU time their threads
+ * used, not with the wall-clock time of their actions (an action that waits, or a worker that is
+ * descheduled on a busy machine, uses no CPU). The integration period is an hour, so no real tick
+ * resets the use during a test.
+ */
+class CpuChargeTest {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final Duration WORK = Duration.ofMillis(200);
+
+    private Backplane backplane;
+
+    @AfterEach
+    void close() {
+        if (backplane != null) {
+            backplane.close();
+        }
+    }
+
+    private BackplaneComponent start() {
+        BackplanePolicy policy = BackplanePolicy.builder()
+                .threads(1)
+                .cpuLimit(CpuLimit.ofCores(1))
+                .integrationPeriod(Duration.ofHours(1))
+                .build();
+        backplane = Backplane.builder("cpu").policy(policy).build();
+        return backplane.install(ComponentSpec.named("app"));
+    }
+
+    private Duration used() {
+        return backplane.statistics().cpu().usedThisPeriod();
+    }
+
+    @Test
+    void anActionThatWaits_isChargedTheLittleCpuItUsed_notItsWallTime() throws Exception {
+        BackplaneComponent app = start();
+        app.submit("sleeper", 1, ctx -> {
+            Thread.sleep(WORK.toMillis()); // the workload: 200 ms of wall time, next to no CPU
+            return null;
+        }).get(10, TimeUnit.SECONDS);
+
+        assertThat(used()).isLessThan(WORK.dividedBy(2));
+    }
+
+    @Test
+    void anActionThatComputes_isChargedItsCpuTime() throws Exception {
+        BackplaneComponent app = start();
+        long spent = app.submit("spinner", 1, ctx -> {
+            long start = THREADS.getCurrentThreadCpuTime();
+            while (THREADS.getCurrentThreadCpuTime() - start < WORK.toNanos()) {
+                Thread.onSpinWait(); // burn CPU until this thread has used WORK of it
+            }
+            return THREADS.getCurrentThreadCpuTime() - start;
+        }).get(10, TimeUnit.SECONDS);
+
+        // Charged before the request completes: the action's CPU time plus the worker's own bit.
+        assertThat(used()).isBetween(Duration.ofNanos(spent), Duration.ofNanos(spent).plus(WORK.dividedBy(2)));
+    }
+}
