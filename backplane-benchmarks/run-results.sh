@@ -36,7 +36,9 @@ bench w3 W3UrgentLatency "${common[@]}"
 bench w4 W4MemoryPerConversation -f 3
 bench w5 W5CpuLimitAccuracy -f 3 -wi 1 -i 3
 # W6: W1 and W2 again with 1 and 4 workers (2 workers come from the runs above).
-bench w6 'W[12].*producers1' -p peer=appbackplane,forkjoin,striped,pekko-t5 -p work=tiny -p workers=1,4 "${common[@]}"
+bench w6-w1 W1UnorderedThroughput.producers1 -p peer=appbackplane,forkjoin,striped,pekko-t5 -p work=tiny -p workers=1,4 \
+  "${common[@]}"
+bench w6-w2 W2OrderedThroughput.producers1 -p peer=appbackplane,striped,pekko-t5 -p work=tiny -p workers=1,4 "${common[@]}"
 
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" \
   > "$out/tables.md"

@@ -104,7 +104,7 @@ public final class JmhReport {
         for (Map.Entry<String, List<Result>> e : byWorkload.entrySet()) {
             sort(e.getValue());
             Path png = out.resolve(e.getKey() + ".png");
-            stdout.println("### " + e.getKey() + " (" + png + ")");
+            stdout.println("### " + e.getKey() + " (" + png.getFileName() + ")");
             stdout.println();
             switch (e.getKey()) {
                 case "W3" -> {
@@ -228,11 +228,15 @@ public final class JmhReport {
      */
     static Set<String> scaledSeries(List<Result> results) {
         Set<String> scaled = new HashSet<>();
+        Set<String> withDefault = new HashSet<>();
         for (Result r : results) {
-            if ((r.workload.equals("W1") || r.workload.equals("W2")) && r.workers() != DEFAULT_WORKERS) {
-                scaled.add(r.series());
+            if (r.workload.equals("W1") || r.workload.equals("W2")) {
+                (r.workers() == DEFAULT_WORKERS ? withDefault : scaled).add(r.series());
             }
         }
+        // Only series measured at the default count too (a W2 run of a peer that does not order per
+        // key, such as forkjoin, has no W2 result at 2 workers and is not a W2 result at all).
+        scaled.retainAll(withDefault);
         return scaled;
     }
 
