@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The CPU budget of one backplane (DESIGN rule 5): at most {@code limit × period} of action running
- * time per integration period, released in {@code slices} equal parts across the period so that a
+ * The CPU budget of one backplane (DESIGN rule 5): at most {@code limit × period} of CPU time
+ * (what the workers' {@link CpuMeter}s charge) per integration period, released in {@code slices} equal parts across the period so that a
  * backplane that spends its budget early waits at most until the next slice, not until the next
  * real tick.
  *
@@ -82,7 +82,7 @@ final class CpuBudget {
         return Math.min(next, periodStart + periodNanos);
     }
 
-    /** Adds the running time of a finished action. */
+    /** Adds CPU time used (what a worker's {@link CpuMeter} charges: thread CPU time, or action clock time). */
     void charge(long runNanos) {
         usedThisPeriod.addAndGet(runNanos);
     }
