@@ -6,6 +6,7 @@ import io.appbackplane.BackplanePolicy;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.benchmarks.peers.KeyedExecutor;
 import io.appbackplane.benchmarks.peers.Peers;
+import io.appbackplane.benchmarks.peers.Shutdown;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -342,18 +343,7 @@ public class W4MemoryPerConversation {
 
         @Override
         public void close() {
-            stop(pool);
-        }
-    }
-
-    private static void stop(ExecutorService executor) {
-        executor.shutdownNow();
-        try {
-            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
-                throw new IllegalStateException(executor + " did not stop within 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Shutdown.await(pool);
         }
     }
 }

@@ -3,12 +3,13 @@ package io.appbackplane.benchmarks.peers;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
-final class Shutdown {
+/** Stopping a peer's executors the same way everywhere. */
+public final class Shutdown {
 
     private Shutdown() {}
 
     /** Stops {@code executor} and waits up to 10 s for its threads. */
-    static void await(ExecutorService executor) {
+    public static void await(ExecutorService executor) {
         executor.shutdownNow();
         try {
             if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
