@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,8 +48,10 @@ class CpuChargeTest {
     void anActionThatWaits_isChargedTheLittleCpuItUsed_notItsWallTime() throws Exception {
         BackplaneComponent app = start();
         app.submit("sleeper", 1, ctx -> {
-            Thread.sleep(WORK.toMillis()); // the workload: 200 ms of wall time, next to no CPU
-            return null;
+            // The workload, not synchronization: block for 200 ms of wall time on a latch nobody
+            // counts down, using next to no CPU.
+            boolean released = new CountDownLatch(1).await(WORK.toMillis(), TimeUnit.MILLISECONDS);
+            return released;
         }).get(10, TimeUnit.SECONDS);
 
         assertThat(used()).isLessThan(WORK.dividedBy(2));
