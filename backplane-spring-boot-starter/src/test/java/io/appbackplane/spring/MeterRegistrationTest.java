@@ -9,15 +9,11 @@ import ch.qos.logback.core.read.ListAppender;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
-import io.appbackplane.spring.metrics.BackplaneMeters;
 import io.appbackplane.spring.metrics.BackplaneMetricsAutoConfiguration;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -107,7 +103,7 @@ class MeterRegistrationTest {
                 .toList();
         assertThat(ids).doesNotHaveDuplicates();
         for (String backplane : List.of("default", "batch")) {
-            for (String name : meterNames()) {
+            for (String name : MetricsTest.meterNames()) {
                 assertThat(ids).as("%s of backplane %s", name, backplane)
                         .anyMatch(id -> id.getName().equals(name) && backplane.equals(id.getTag("backplane")));
             }
@@ -121,22 +117,6 @@ class MeterRegistrationTest {
                 .map(ILoggingEvent::getFormattedMessage)
                 .filter(message -> message.contains(DOUBLE_REGISTRATION) && message.contains("backplane."))
                 .toList();
-    }
-
-    /** Every public constant of {@link BackplaneMeters}. */
-    private static List<String> meterNames() {
-        return Arrays.stream(BackplaneMeters.class.getFields())
-                .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
-                .map(MeterRegistrationTest::value)
-                .toList();
-    }
-
-    private static String value(Field field) {
-        try {
-            return (String) field.get(null);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Configuration(proxyBeanMethods = false)

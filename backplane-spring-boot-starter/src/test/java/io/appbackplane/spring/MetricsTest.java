@@ -204,8 +204,8 @@ class MetricsTest {
         return meter.getId().getTags().stream().map(Tag::getKey).toList();
     }
 
-    /** Every public constant of {@link BackplaneMeters}. */
-    private static List<String> meterNames() {
+    /** Every public constant of {@link BackplaneMeters} (MeterRegistrationTest uses it too). */
+    static List<String> meterNames() {
         return Arrays.stream(BackplaneMeters.class.getFields())
                 .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
                 .map(MetricsTest::value)
