@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
  * The counters behind an {@link ActionCounts} snapshot; any thread may add.
  *
  * <h2>Concurrency</h2>
- * Submissions and rejections come from any thread and go to striped {@link LongAdder}s. What
+ * Submissions and rejections come from any thread and go to padded {@link StripedCounter}s. What
  * happens per action on a worker (an action ran, a request finished) goes to that worker's own
  * tally, a {@code long[]} indexed by {@link WorkerThread#slot}: only the thread holding the slot
  * writes it (plain read of its own last write, release write), snapshots read it with acquire, so
@@ -23,20 +23,28 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ActionCounters {
 
-    private static final int ACTIONS_RUN = 0;
-    private static final int QUEUE_NANOS = 1;
-    private static final int RUN_NANOS = 2;
-    private static final int MAX_QUEUE_NANOS = 3;
-    private static final int MAX_RUN_NANOS = 4;
-    private static final int COMPLETED = 5;
-    private static final int FAILED = 6;
-    /** Longs per tally: 8 × 8 bytes, one cache line of data per worker. */
-    private static final int TALLY_LENGTH = 8;
+    /**
+     * A tally's values sit in the middle of its array, one cache line (8 longs) of padding on either
+     * side: the garbage collector may place any object next to the array, and a neighbour that
+     * another thread writes (a submitter's counter, another worker's tally) would otherwise cost a
+     * cache miss per action, in some runs and not in others.
+     */
+    private static final int PAD = 8;
+    private static final int ACTIONS_RUN = PAD;
+    private static final int QUEUE_NANOS = PAD + 1;
+    private static final int RUN_NANOS = PAD + 2;
+    private static final int MAX_QUEUE_NANOS = PAD + 3;
+    private static final int MAX_RUN_NANOS = PAD + 4;
+    private static final int COMPLETED = PAD + 5;
+    private static final int FAILED = PAD + 6;
+    /** Longs per tally: one line of values between two lines of padding. */
+    private static final int TALLY_LENGTH = 3 * PAD;
 
     private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
 
-    final LongAdder submitted = new LongAdder();
-    final LongAdder rejected = new LongAdder();
+    /** Added to by submitting threads on every request: padded (see {@link StripedCounter}). */
+    final StripedCounter submitted = new StripedCounter();
+    final StripedCounter rejected = new StripedCounter();
     private final LongAdder completed = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder actionsRun = new LongAdder();

@@ -13,9 +13,11 @@ import java.lang.management.ThreadMXBean;
  * wall time includes time it spent descheduled, and charging that would hold the backplane well
  * under its limit (and stall it for no reason). The thread's CPU time also covers the scheduling
  * work between actions, so the budget governs everything the backplane's workers burn. Reading it
- * costs a system call, so a worker reads it once per {@value #FLUSH_NANOS} ns of action time and
- * before it parks, and charges the difference: between two readings the budget lags by at most
- * that much per worker, and nothing is lost (the next reading charges it).
+ * costs a system call (about 0.5 µs, several tiny actions' worth), so a worker reads it once per
+ * {@value #FLUSH_NANOS} ns of action time, where going idle counts as {@value #IDLE_NANOS} ns (a
+ * park and its wake-up cost CPU that no action time shows), when it is throttled, and when it
+ * exits, and charges the difference. Between two readings the budget lags by about that much per
+ * worker, and nothing is lost: the next reading charges it.
  *
  * <p>With any other clock (a {@code ManualClock}, step mode) or where the JVM cannot
  * measure thread CPU time, each action's running time on the backplane's clock is charged when the
@@ -27,6 +29,9 @@ final class CpuMeter {
 
     /** Action time between two readings of the thread's CPU time (0.2 ms). */
     static final long FLUSH_NANOS = 200_000;
+
+    /** What going idle counts towards {@link #FLUSH_NANOS}: a reading at least every 20 parks. */
+    static final long IDLE_NANOS = 10_000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -67,7 +72,18 @@ final class CpuMeter {
         }
     }
 
-    /** Charges the thread's CPU time since the last reading (called before parking and on exit). */
+    /**
+     * The worker found no work and is about to park: counts the park towards the next reading, and
+     * reads now if that is due (not at every park: an idle-busy alternation would pay a system
+     * call per tiny action).
+     */
+    void idle() {
+        if (threadCpu) {
+            actionRan(IDLE_NANOS);
+        }
+    }
+
+    /** Charges the thread's CPU time since the last reading (called when throttled and on exit). */
     void flush() {
         if (!threadCpu) {
             return;

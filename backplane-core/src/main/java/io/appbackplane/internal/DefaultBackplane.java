@@ -71,7 +71,8 @@ public final class DefaultBackplane implements Backplane {
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
     private final Set<ScheduledTimer> liveTimers = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger outstanding = new AtomicInteger();
+    /** Requests outstanding in all components, under the policy's total limit. */
+    private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong realTicks = new AtomicLong();
     private final AtomicInteger state = new AtomicInteger(RUNNING);
@@ -225,7 +226,7 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public boolean isIdle() {
-        return outstanding.get() == 0;
+        return outstanding.isZero();
     }
 
     @Override
@@ -239,27 +240,38 @@ public final class DefaultBackplane implements Backplane {
 
     // ---------------------------------------------------------------- admission and accounting
 
-    /** Counts a request into the backplane total, or throws its rejection. */
+    /**
+     * Counts a request into the backplane total, or throws its rejection. It counts first and then
+     * reads the state again, so shutdown (which sets DRAINING, then reads the total) never misses a
+     * request that got past the closed check (class comment).
+     */
     void admit(DefaultComponent component, Request request) {
-        int total = outstanding.incrementAndGet(); // first, so shutdown cannot miss it (class comment)
+        checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
+        if (request.system) {
+            outstanding.admit();
+        } else if (!outstanding.tryAdmit(policy.operationLimit())) {
+            throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
+                    + " outstanding-operation limit (" + policy.operationLimit() + "); back off and retry later");
+        }
+        try {
+            checkOpen(component, request);
+        } catch (BackplaneRejectedException e) {
+            unadmit();
+            throw e;
+        }
+    }
+
+    private void checkOpen(DefaultComponent component, Request request) {
         int s = state.get();
         if (s == STOPPED || (s == DRAINING && !request.system)) {
-            outstanding.decrementAndGet();
-            checkDrained();
             throw component.reject(request, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
                     + " new work (component '" + component.name() + "')");
-        }
-        int limit = policy.operationLimit();
-        if (total > limit && !request.system) {
-            outstanding.decrementAndGet();
-            throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
-                    + " outstanding-operation limit (" + limit + "); back off and retry later");
         }
     }
 
     /** Undoes {@link #admit} for a request the component then rejected. */
     void unadmit() {
-        outstanding.decrementAndGet();
+        outstanding.finish();
         checkDrained();
     }
 
@@ -268,7 +280,7 @@ public final class DefaultBackplane implements Backplane {
         if (state.get() == DRAINING) { // not STOPPED: requests failed by the shutdown sweep were not drained
             finishedWhileDraining.increment();
         }
-        outstanding.decrementAndGet();
+        outstanding.finish();
         checkDrained();
     }
 
@@ -455,7 +467,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     private void checkDrained() {
-        if (state.get() == DRAINING && outstanding.get() == 0) {
+        if (state.get() == DRAINING && outstanding.isZero()) {
             stop();
         }
     }
@@ -524,7 +536,7 @@ public final class DefaultBackplane implements Backplane {
         int busy = workers == null ? 0 : workers.busy();
         int idle = workers == null ? 0 : workers.idle();
         return new BackplaneStatistics(name, current, threads, busy, idle, priorities, cpuStats, realTicks.get(),
-                quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.get(),
+                quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.outstanding(),
                 // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
                 ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats);
     }
@@ -540,9 +552,9 @@ public final class DefaultBackplane implements Backplane {
             waitingSum += component.waiting();
             outstandingSum += component.outstanding();
         }
-        if (waitingSum != waiting.get() || outstandingSum != outstanding.get()) {
+        if (waitingSum != waiting.get() || outstandingSum != outstanding.outstanding()) {
             throw new AssertionError("backplane totals differ from the sum of its components: waiting " + waiting.get()
-                    + " vs " + waitingSum + ", outstanding " + outstanding.get() + " vs " + outstandingSum);
+                    + " vs " + waitingSum + ", outstanding " + outstanding.outstanding() + " vs " + outstandingSum);
         }
     }
 

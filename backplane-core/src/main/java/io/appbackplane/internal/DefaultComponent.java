@@ -51,7 +51,8 @@ final class DefaultComponent implements BackplaneComponent {
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
     private final Function<Object, WorkObject> objectFactory;
-    private final AtomicInteger outstanding = new AtomicInteger();
+    /** Requests accepted and not finished, under {@code operationLimit}. */
+    private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile int operationLimit;
     final ActionCounters counters = new ActionCounters();
@@ -233,29 +234,16 @@ final class DefaultComponent implements BackplaneComponent {
     private void admit(Request request) {
         backplane.admit(this, request); // backplane-wide: closed? total limit?
         if (request.system) {
-            outstanding.incrementAndGet();
+            outstanding.admit();
             return;
         }
-        boolean askedForRoom = false;
-        while (true) {
-            int n = outstanding.get();
-            if (n < operationLimit) {
-                if (outstanding.compareAndSet(n, n + 1)) {
-                    return;
-                }
-                continue; // CAS lost to another submitter or a finishing request: re-read
-            }
-            if (!askedForRoom) {
-                askedForRoom = true;
-                if (askForRoom(request)) {
-                    continue;
-                }
-            }
-            backplane.unadmit();
-            throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
-                    + "' is at its outstanding-operation limit (" + operationLimit
-                    + ") and could not make room; back off and retry later");
+        if (outstanding.tryAdmit(operationLimit) || (askForRoom(request) && outstanding.tryAdmit(operationLimit))) {
+            return;
         }
+        backplane.unadmit();
+        throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
+                + "' is at its outstanding-operation limit (" + operationLimit
+                + ") and could not make room; back off and retry later");
     }
 
     private boolean askForRoom(Request request) {
@@ -293,7 +281,7 @@ final class DefaultComponent implements BackplaneComponent {
 
     /** Called exactly once per accepted request, by {@link Request}. */
     void requestFinished(Request request, boolean success) {
-        outstanding.decrementAndGet();
+        outstanding.finish();
         counters.finished(success);
         if (request.endpoint != null) {
             request.endpoint.finished(success);
@@ -400,7 +388,7 @@ final class DefaultComponent implements BackplaneComponent {
 
     @Override
     public int outstanding() {
-        return outstanding.get();
+        return outstanding.outstanding();
     }
 
     @Override
@@ -531,7 +519,7 @@ final class DefaultComponent implements BackplaneComponent {
             endpointStats.add(endpoint.statistics());
         }
         endpointStats.sort(java.util.Comparator.comparing(EndpointStatistics::name));
-        return new ComponentStatistics(name, outstanding.get(), operationLimit, objects.size(), waiting.get(),
+        return new ComponentStatistics(name, outstanding.outstanding(), operationLimit, objects.size(), waiting.get(),
                 counters.snapshot(), state, List.copyOf(dependencies), endpointStats);
     }
 

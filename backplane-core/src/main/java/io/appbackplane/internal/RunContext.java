@@ -31,10 +31,20 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
 
     /** What this context's thread charges to the CPU budget. */
     final CpuMeter cpuMeter;
+    /**
+     * Whether a worker runs the turns (true) or the step driver (false). A worker's turn is one
+     * uninterrupted run, so it takes a continued turn's next action off the queue at once (see
+     * {@link WorkObject.TurnGate#prefetchesNext}) and keeps an object that is alone at its
+     * priority (see {@link #mayContinue}). The step driver's turn spans steps, between which a
+     * test looks at ready depths and quota use: it keeps to the plain rule, so that what a test
+     * sees between steps is what rule 7 describes.
+     */
+    private final boolean worker;
 
-    RunContext(DefaultBackplane backplane) {
+    RunContext(DefaultBackplane backplane, boolean worker) {
         this.backplane = backplane;
         this.cpuMeter = backplane.newCpuMeter();
+        this.worker = worker;
     }
 
     void begin(WorkObject object, ActionNode node) {
@@ -68,13 +78,25 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
         return node;
     }
 
+    /**
+     * Rule 7. Past the actions per turn, the object would rejoin the tail of its ready queue; when
+     * no other object is READY at its priority it would be that queue's head, and the next select
+     * (the same checks as below: nothing more urgent, quota, CPU) would take it again, so a worker
+     * goes on with the turn instead of a push and a poll that end where they started.
+     */
     @Override
     public boolean mayContinue(int effectivePriority) {
-        return turnActions < backplane.scheduler().actionsPerTurn()
+        Scheduler scheduler = backplane.scheduler();
+        return (turnActions < scheduler.actionsPerTurn() || (worker && scheduler.noneReadyAt(turnPriority)))
                 && effectivePriority == turnPriority
-                && !backplane.scheduler().readyAbove(effectivePriority)
-                && backplane.scheduler().cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
-                && backplane.scheduler().tryCharge(turnPriority);
+                && !scheduler.readyAbove(effectivePriority)
+                && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
+                && scheduler.tryCharge(turnPriority);
+    }
+
+    @Override
+    public boolean prefetchesNext() {
+        return worker;
     }
 
     @Override

@@ -108,7 +108,10 @@ final class Scheduler {
      *     (same turn), otherwise what {@link WorkObject#afterAction} said, already acted upon
      */
     ReadyEntry runTurnStep(RunContext context, WorkObject object) {
-        ActionNode node = object.next();
+        ActionNode node = object.takePrefetched(); // taken with the object, or by the step that continued the turn
+        if (node == null) {
+            node = object.next();
+        }
         if (node != null) {
             runAction(context, object, node);
             context.turnActions++;
@@ -220,6 +223,11 @@ final class Scheduler {
     /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */
     boolean readyAbove(int priority) {
         return ready.readyAbove(priority);
+    }
+
+    /** Whether no object is READY at {@code priority} (one that rejoined its tail would be its head). */
+    boolean noneReadyAt(int priority) {
+        return ready.depth(priority) == 0;
     }
 
     /**

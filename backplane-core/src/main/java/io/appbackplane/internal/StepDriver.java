@@ -19,7 +19,7 @@ final class StepDriver implements Stepper {
     StepDriver(DefaultBackplane backplane) {
         this.backplane = backplane;
         this.scheduler = backplane.scheduler();
-        this.context = new RunContext(backplane);
+        this.context = new RunContext(backplane, false);
     }
 
     @Override

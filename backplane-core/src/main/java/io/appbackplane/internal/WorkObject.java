@@ -24,7 +24,8 @@ import java.util.List;
  * </ul>
  *
  * <h2>Concurrency</h2>
- * Every field below is guarded by this object's monitor: submitters, the worker running it, reply
+ * Every field below is guarded by this object's monitor (except {@code prefetched}, handed from the
+ * monitor to the worker holding the object): submitters, the worker running it, reply
  * deliveries and the shutdown sweep all synchronize on it. The monitor is per object, so there is no
  * global lock on the path submit → ready queue → worker; ready-queue pushes happen after the monitor
  * is released. Invariants, whenever the monitor is free:
@@ -67,6 +68,15 @@ final class WorkObject {
     private int countAtMin;
     private int state = IDLE;
     private ReadyEntry readyEntry;
+    /**
+     * The action the worker holding the object runs next, taken off the queue ahead of time by
+     * {@link #take} or by a {@link #afterAction} that continues the turn, so that starting an
+     * action costs no extra monitor round trip. Written under the monitor and read (then cleared)
+     * by that same worker without it: confined to the worker while RUNNING, like a running
+     * action. Taking it off the queue is the action's start as far as cancellation and the
+     * shutdown sweep are concerned.
+     */
+    private ActionNode prefetched;
     private PendingReply awaiting;
     private int pins;
     /** Set by the shutdown sweep: work offered afterwards fails at once. */
@@ -154,6 +164,7 @@ final class WorkObject {
         ready.decrementDepth(entry.priority);
         readyEntry = null;
         state = RUNNING;
+        prefetched = pollNext();
         loadChanged();
         return true;
     }
@@ -161,17 +172,36 @@ final class WorkObject {
     /** The next action to run (front first, then FIFO); called by the worker holding the object. */
     synchronized ActionNode next() {
         checkState(RUNNING);
+        ActionNode node = prefetched;
+        if (node != null) {
+            prefetched = null;
+            return node;
+        }
+        node = pollNext();
+        loadChanged();
+        return node; // null if cancelled or abandoned while the worker was getting here
+    }
+
+    /**
+     * The action {@link #take} or a continuing {@link #afterAction} took off the queue, or null;
+     * called by the worker holding the object, without the monitor (see {@code prefetched}).
+     */
+    ActionNode takePrefetched() {
+        ActionNode node = prefetched;
+        prefetched = null;
+        return node;
+    }
+
+    private ActionNode pollNext() {
         ActionNode node = front;
         if (node != null) {
             front = null;
         } else {
             node = head;
-            if (node == null) {
-                return null; // cancelled or abandoned while the worker was getting here
+            if (node != null) {
+                removeHead();
             }
-            removeHead();
         }
-        loadChanged();
         return node;
     }
 
@@ -255,6 +285,10 @@ final class WorkObject {
             return state == RELEASED ? RELEASE : NO_WORK;
         }
         if (turn.mayContinue(effectivePriority())) {
+            if (turn.prefetchesNext()) {
+                prefetched = pollNext();
+                loadChanged(); // the action that ended no longer counts; the prefetched one does
+            }
             return CONTINUE;
         }
         ReadyEntry entry = becomeReady();
@@ -265,6 +299,15 @@ final class WorkObject {
     /** Decides whether a turn goes on; see {@link #afterAction}. */
     interface TurnGate {
         boolean mayContinue(int effectivePriority);
+
+        /**
+         * Whether a continuing {@link #afterAction} also takes the next action off the queue for
+         * {@link #takePrefetched}: a worker runs it at once; the step driver, whose next step
+         * decides again first ({@code Scheduler.redecideTurn}), leaves it queued.
+         */
+        default boolean prefetchesNext() {
+            return false;
+        }
     }
 
     /** Pins the object (an {@link io.appbackplane.ObjectHandle}); false if it was released. */
@@ -445,6 +488,7 @@ final class WorkObject {
         require(state != WAITING || (awaiting != null && front == null), "WAITING needs an awaited reply");
         require(state != IDLE && state != RELEASED || (head == null && front == null && awaiting == null),
                 "an idle object holds work");
+        require(prefetched == null || state == RUNNING, "a prefetched action outside RUNNING");
     }
 
     private static void require(boolean condition, String message) {

@@ -207,7 +207,7 @@ final class WorkerPool {
         private boolean busy;
 
         Worker(int id) {
-            this.context = new RunContext(backplane);
+            this.context = new RunContext(backplane, true);
             this.thread = new WorkerThread(this, "backplane-" + backplaneName + "-worker-" + id);
             this.thread.setDaemon(true);
         }
@@ -229,7 +229,7 @@ final class WorkerPool {
                     justRan = false;
                     if (entry == ReadyEntry.NONE) {
                         if (!spinForWork()) {
-                            context.cpuMeter.flush(); // charge what this worker used before it sleeps
+                            context.cpuMeter.idle();
                             awaitWork(this, 0);
                         }
                     } else if (entry == ReadyEntry.THROTTLED) {

@@ -1,0 +1,81 @@
+package io.appbackplane.internal;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Outstanding requests under a limit (DESIGN rule 11), counted as {@code admitted − finished} in
+ * two counters, so that submitters (who admit) and workers (who finish) do not write the same
+ * cache line for every request, as they would with one outstanding counter.
+ *
+ * <h2>Concurrency</h2>
+ * {@code admitted} only grows (a CAS, so admission under the limit is exact); {@code finished} only
+ * grows (striped). {@code finishedSeen} is some earlier reading of {@code finished}, so it never
+ * exceeds it, and {@code admitted − finishedSeen ≥ outstanding}: {@link #tryAdmit} admits when that
+ * conservative estimate is under the limit, and reads {@code finished} again only when it is not, so
+ * the limit is never exceeded and a submitter reads the workers' counter about once per
+ * {@code limit − outstanding} admissions. Reading both counters is not one atomic snapshot, so the
+ * two readers order their reads for what they promise: {@link #outstanding} (statistics) reads
+ * {@code admitted} first, so it never shows more than the limit; {@link #isZero} (shutdown's
+ * drained check) reads {@code finished} first, so it never says 0 while a request is outstanding.
+ */
+final class AdmissionCounter {
+
+    /**
+     * Where {@code admitted} lives in {@link #padded}: 7 unused longs on either side, so no other
+     * object's fields share its cache line (64 bytes) and the submitters' CAS does not collide
+     * with writes elsewhere.
+     */
+    private static final int ADMITTED = 7;
+
+    private final AtomicLongArray padded = new AtomicLongArray(2 * ADMITTED + 1);
+    private final LongAdder finished = new LongAdder();
+    /** An earlier reading of {@code finished} (racy; may even go back, which only makes it more conservative). */
+    private volatile long finishedSeen;
+
+    /** Admits one request if fewer than {@code limit} are outstanding; false (nothing counted) if not. */
+    boolean tryAdmit(long limit) {
+        while (true) {
+            long admitted = padded.get(ADMITTED);
+            if (admitted - finishedSeen >= limit) {
+                long seen = finished.sum();
+                finishedSeen = seen;
+                if (admitted - seen >= limit) {
+                    return false;
+                }
+            }
+            if (padded.compareAndSet(ADMITTED, admitted, admitted + 1)) {
+                return true;
+            }
+            // CAS lost to another submitter: re-read
+        }
+    }
+
+    /** Admits one request regardless of any limit (a state transition, exempt from limits). */
+    void admit() {
+        padded.incrementAndGet(ADMITTED);
+    }
+
+    /** One admitted request finished, or was turned away after all (it no longer counts). */
+    void finish() {
+        finished.increment();
+    }
+
+    /**
+     * Requests admitted and not finished: exact while nothing changes; while requests come and go,
+     * a value the count had during the call or less, never below 0 (see the class comment).
+     */
+    int outstanding() {
+        long admitted = padded.get(ADMITTED); // first: see the class comment
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, admitted - finished.sum()));
+    }
+
+    /**
+     * Whether no request is outstanding: true only if the count was 0 at a moment during the call
+     * ({@code finished} is read first, and everything admitted by then is counted in {@code admitted}).
+     */
+    boolean isZero() {
+        long done = finished.sum(); // first: see the class comment
+        return padded.get(ADMITTED) == done;
+    }
+}

@@ -1,0 +1,44 @@
+package io.appbackplane.internal;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A counter that submitting threads add to on every request, each stripe on a cache line of its
+ * own. A {@link java.util.concurrent.atomic.LongAdder} would do, except for where its uncontended
+ * {@code base} field lives: next to whatever the allocator or the garbage collector puts beside
+ * the adder, which may be a line that workers write for every action (a tally, another counter).
+ * Then each submit pays a cache miss, in some JVM runs and not in others (the layout changes with
+ * every run and every GC). Here every stripe is padded on both sides inside one array, so no
+ * other object shares its line whatever the layout.
+ *
+ * <p>A thread adds to the stripe its identity hash picks: one submitting thread never contends;
+ * several rarely share a stripe, and if they do they only contend on its CAS, as with a plain
+ * atomic. {@link #sum} is a moment-old value while threads add, like {@code LongAdder.sum()}.
+ */
+final class StripedCounter {
+
+    /** Longs per cache line (64 bytes). */
+    private static final int LINE = 8;
+    private static final int STRIPES = 4;
+
+    /** Stripe i at index {@code LINE × (i + 1)}: a line of padding before the first and after the last. */
+    private final AtomicLongArray cells = new AtomicLongArray(LINE * (STRIPES + 2));
+
+    void increment() {
+        cells.getAndIncrement(index());
+    }
+
+    long sum() {
+        long sum = 0;
+        for (int i = 0; i < STRIPES; i++) {
+            sum += cells.get(LINE * (i + 1));
+        }
+        return sum;
+    }
+
+    private static int index() {
+        int h = System.identityHashCode(Thread.currentThread());
+        h ^= h >>> 16; // identity hashes may differ only in their high bits
+        return LINE * (1 + (h & (STRIPES - 1)));
+    }
+}

@@ -1,0 +1,131 @@
+package io.appbackplane.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplanePolicy;
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.ManualClock;
+import io.appbackplane.PriorityStatistics;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rule 7 as a worker applies it, one action at a time on this thread with a worker's {@link
+ * RunContext} (the step driver keeps to the plain rule; see {@code ObjectPriorityRuleTest}). With
+ * one action per turn, a worker keeps an object that has more work when no other object is READY
+ * at its priority (rejoining the tail of an empty queue and being taken again by the next select
+ * would end in the same place), still charging the quota per action; another object READY at the
+ * same priority, or more urgent work, ends the turn as the rule says.
+ */
+class WorkerTurnTest {
+
+    private final ManualClock clock = new ManualClock();
+    private final List<String> ran = new ArrayList<>();
+    private DefaultBackplane backplane;
+    private BackplaneComponent app;
+    private RunContext worker;
+
+    @AfterEach
+    void close() {
+        if (backplane != null) {
+            backplane.close();
+        }
+    }
+
+    private void start() {
+        BackplanePolicy policy = BackplanePolicy.builder().priorities(3).actionsPerTurn(1).build();
+        backplane = (DefaultBackplane) Backplane.builder("test").policy(policy).clock(clock).stepMode().build();
+        app = backplane.install(ComponentSpec.named("app"));
+        worker = new RunContext(backplane, true);
+    }
+
+    private void submit(String label, int priority) {
+        app.submit(label.substring(0, 1), priority, ctx -> ran.add(label));
+    }
+
+    /** Takes the next object as a worker's select does, and starts its turn. */
+    private WorkObject take() {
+        ReadyEntry entry = backplane.scheduler().select();
+        assertThat(entry.object).as("an object was ready").isNotNull();
+        worker.turnPriority = entry.priority;
+        worker.turnActions = 0;
+        return entry.object;
+    }
+
+    private ReadyEntry runOne(WorkObject object) {
+        return backplane.scheduler().runTurnStep(worker, object);
+    }
+
+    private List<Integer> readyDepths() {
+        return backplane.statistics().priorities().stream().map(PriorityStatistics::readyDepth).toList();
+    }
+
+    private List<Integer> quotaUse() {
+        return backplane.statistics().priorities().stream().map(PriorityStatistics::usedThisPeriod).toList();
+    }
+
+    @Test
+    void anObjectAloneAtItsPriority_keepsTheWorker_andIsChargedPerAction() {
+        start();
+        submit("A1", 2);
+        submit("A2", 2);
+        submit("A3", 2);
+        WorkObject a = take();
+
+        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
+        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
+        assertThat(runOne(a)).isIn(WorkObject.NO_WORK, WorkObject.RELEASE);
+
+        assertThat(ran).containsExactly("A1", "A2", "A3");
+        assertThat(quotaUse()).containsExactly(0, 0, 3);
+        assertThat(readyDepths()).containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void anotherObjectReadyAtThePriority_endsTheTurn_andTheObjectRejoinsTheTail() {
+        start();
+        submit("A1", 2);
+        submit("A2", 2);
+        submit("B1", 2);
+        WorkObject a = take();
+
+        ReadyEntry after = runOne(a);
+
+        assertThat(after.object).as("A is READY again, behind B").isSameAs(a);
+        assertThat(readyDepths()).containsExactly(0, 0, 2);
+        assertThat(take().key).isEqualTo("B");
+    }
+
+    @Test
+    void moreUrgentWorkArrivingDuringTheTurn_endsIt() {
+        start();
+        submit("A1", 2);
+        submit("A2", 2);
+        WorkObject a = take();
+        submit("C1", 1);
+
+        ReadyEntry after = runOne(a);
+
+        assertThat(after.object).isSameAs(a);
+        assertThat(readyDepths()).containsExactly(0, 1, 1);
+        assertThat(take().key).isEqualTo("C");
+    }
+
+    @Test
+    void theStepDriversContext_keepsToThePlainRule() {
+        start();
+        worker = new RunContext(backplane, false);
+        submit("A1", 2);
+        submit("A2", 2);
+        WorkObject a = take();
+
+        ReadyEntry after = runOne(a);
+
+        assertThat(after.object).as("A rejoined its (empty) queue").isSameAs(a);
+        assertThat(readyDepths()).containsExactly(0, 0, 1);
+    }
+}
