@@ -1,0 +1,166 @@
+package io.appbackplane.internal;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.lincheck.LincheckAssertionError;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck tests of {@link AdmissionCounter}: admissions race finishes and reads, and the limit is
+ * never exceeded. The counter is not linearizable as a whole (a read of two counters is no atomic
+ * snapshot, and an admission at the limit may see a finish late and turn a request away), so the
+ * operations return nothing and check the contract instead: the requests the harness holds
+ * (admitted, not yet finished) never exceed the limit; {@code outstanding()} stays within 0..limit;
+ * after each scenario ({@code @Validate}) {@code outstanding()} equals what the harness holds and
+ * {@code isZero()} says whether that is 0. A check-then-act limiter in the same harness is caught,
+ * which shows the check bites.
+ */
+public class AdmissionCounterLincheckTest {
+
+    static final int LIMIT = 2;
+
+    /** The harness: admit, finish one held request, read; over any limiter. */
+    public abstract static class Harness {
+        /** Requests the harness was admitted and has not finished: at most the true outstanding count. */
+        private final AtomicInteger held = new AtomicInteger();
+
+        abstract boolean tryAdmit();
+
+        abstract void finish();
+
+        abstract int outstanding();
+
+        abstract boolean isZero();
+
+        @Operation
+        public void admit() {
+            if (tryAdmit()) {
+                int now = held.incrementAndGet(); // after the admission: never more than are outstanding
+                check(now <= LIMIT, "held " + now + " requests with a limit of " + LIMIT);
+            }
+        }
+
+        @Operation
+        public void finishOne() {
+            if (held.getAndUpdate(h -> Math.max(0, h - 1)) > 0) { // before the finish: never more than are outstanding
+                finish();
+            }
+        }
+
+        @Operation
+        public void read() {
+            int outstanding = outstanding();
+            check(outstanding >= 0 && outstanding <= LIMIT, "outstanding() = " + outstanding + ", limit " + LIMIT);
+        }
+
+        @Validate
+        public void countsAgree() {
+            int expected = held.get();
+            check(outstanding() == expected, "outstanding() = " + outstanding() + ", held " + expected);
+            check(isZero() == (expected == 0), "isZero() = " + isZero() + ", held " + expected);
+        }
+
+        private static void check(boolean condition, String message) {
+            if (!condition) {
+                throw new IllegalStateException(message);
+            }
+        }
+    }
+
+    /** The real counter. */
+    public static class Admissions extends Harness {
+        private final AdmissionCounter counter = new AdmissionCounter();
+
+        public Admissions() {}
+
+        @Override
+        boolean tryAdmit() {
+            return counter.tryAdmit(LIMIT);
+        }
+
+        @Override
+        void finish() {
+            counter.finish();
+        }
+
+        @Override
+        int outstanding() {
+            return counter.outstanding();
+        }
+
+        @Override
+        boolean isZero() {
+            return counter.isZero();
+        }
+    }
+
+    /** A limiter that reads, compares and then increments: two admissions can pass one free place. */
+    public static class CheckThenActAdmissions extends Harness {
+        private final AtomicInteger outstanding = new AtomicInteger();
+
+        public CheckThenActAdmissions() {}
+
+        @Override
+        boolean tryAdmit() {
+            if (outstanding.get() >= LIMIT) {
+                return false;
+            }
+            outstanding.incrementAndGet();
+            return true;
+        }
+
+        @Override
+        void finish() {
+            outstanding.decrementAndGet();
+        }
+
+        @Override
+        int outstanding() {
+            return outstanding.get();
+        }
+
+        @Override
+        boolean isZero() {
+            return outstanding.get() == 0;
+        }
+    }
+
+    @Test
+    public void admissions_stress_neverOverTheLimit() {
+        stress(1).check(Admissions.class);
+    }
+
+    @Test
+    public void admissions_modelChecking_neverOverTheLimit() {
+        modelChecking(1).check(Admissions.class);
+    }
+
+    @Test
+    public void checkThenAct_modelChecking_isCaught() {
+        LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
+                () -> modelChecking(1).minimizeFailedScenario(false).check(CheckThenActAdmissions.class));
+        assertTrue(caught.getMessage().contains("with a limit of " + LIMIT), caught::getMessage);
+    }
+
+    @Test
+    @Tag("stress")
+    public void admissions_longRun() {
+        stress(10).check(Admissions.class);
+        modelChecking(10).check(Admissions.class);
+    }
+
+    static StressOptions stress(int scale) {
+        return LincheckScenarios.stress(scale, 500);
+    }
+
+    static ModelCheckingOptions modelChecking(int scale) {
+        return LincheckScenarios.modelChecking(scale, 300);
+    }
+}
