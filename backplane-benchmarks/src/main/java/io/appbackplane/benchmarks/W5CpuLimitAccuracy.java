@@ -52,9 +52,9 @@ import org.openjdk.jmh.runner.IterationType;
  *       com.sun.management.OperatingSystemMXBean.getProcessCpuTime()}) over the wall time of the
  *       iteration. It includes everything in the JVM (the producer, the backplane's timer, JIT
  *       and GC threads, the JMH harness), not only the actions; that is what an operator limiting
- *       the process sees. The backplane charges its budget with the actions' <em>wall</em> running
- *       time, so where a worker is descheduled during an action (more runnable threads than cores)
- *       the charge exceeds the CPU used and {@code coresUsed} comes out below the limit.
+ *       the process sees. The backplane charges its budget with its worker threads' CPU time
+ *       (read from the operating system), so {@code coresUsed} exceeds the limit by what the
+ *       rest of the process uses; {@code workerCores} shows the workers alone.
  *   <li>{@code percentOfLimit}: {@code coresUsed / limit × 100}; the target is 98 to 102 (an error of
  *       ±2 %). (A ratio rather than a signed error, because JMH's text output shows negative
  *       secondary metrics as "≈ 0"; the JSON and the report are unaffected either way.)
