@@ -51,6 +51,8 @@ final class DefaultComponent implements BackplaneComponent {
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
     private final Function<Object, WorkObject> objectFactory;
+    /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
+    final ReadyQueues ready;
     /** Requests accepted and not finished, under {@code operationLimit}. */
     private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -67,7 +69,8 @@ final class DefaultComponent implements BackplaneComponent {
         this.name = spec.name();
         this.makeRoom = spec.makeRoom();
         this.operationLimit = spec.operationLimit();
-        this.objectFactory = key -> new WorkObject(this, key, ready);
+        this.ready = ready;
+        this.objectFactory = key -> new WorkObject(this, key);
         this.dependencies = spec.dependencies();
         this.hooks = spec.hooks();
     }

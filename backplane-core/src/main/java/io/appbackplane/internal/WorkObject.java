@@ -57,7 +57,6 @@ final class WorkObject {
 
     final DefaultComponent component;
     final Object key;
-    private final ReadyQueues ready;
 
     private ActionNode head;
     private ActionNode tail;
@@ -99,10 +98,9 @@ final class WorkObject {
         }
     }
 
-    WorkObject(DefaultComponent component, Object key, ReadyQueues ready) {
+    WorkObject(DefaultComponent component, Object key) {
         this.component = component;
         this.key = key;
-        this.ready = ready;
     }
 
     /**
@@ -140,7 +138,7 @@ final class WorkObject {
             case READY:
                 if (node.priority < readyEntry.priority) {
                     // Rule 7: priority rises → leave the old queue (entry goes stale), join the new tail.
-                    ready.decrementDepth(readyEntry.priority);
+                    component.ready.decrementDepth(readyEntry.priority);
                     return becomeReady();
                 }
                 return null;
@@ -161,7 +159,7 @@ final class WorkObject {
         if (state != READY || readyEntry != entry) {
             return false;
         }
-        ready.decrementDepth(entry.priority);
+        component.ready.decrementDepth(entry.priority);
         readyEntry = null;
         state = RUNNING;
         prefetched = pollNext();
@@ -345,7 +343,7 @@ final class WorkObject {
         minPriority = NO_PRIORITY;
         countAtMin = 0;
         if (state == READY && front == null) {
-            ready.decrementDepth(readyEntry.priority);
+            component.ready.decrementDepth(readyEntry.priority);
             readyEntry = null;
             state = IDLE; // its entry goes stale; the caller then tries to release the object
         }
@@ -379,7 +377,7 @@ final class WorkObject {
             awaiting = null;
         }
         if (state == READY) {
-            ready.decrementDepth(readyEntry.priority);
+            component.ready.decrementDepth(readyEntry.priority);
             readyEntry = null;
             state = IDLE;
         } else if (state == WAITING) {
@@ -426,7 +424,7 @@ final class WorkObject {
         int p = effectivePriority();
         readyEntry = new ReadyEntry(this, p);
         state = READY;
-        ready.incrementDepth(p);
+        component.ready.incrementDepth(p);
         return readyEntry;
     }
 

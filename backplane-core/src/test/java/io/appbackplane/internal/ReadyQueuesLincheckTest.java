@@ -187,7 +187,7 @@ public class ReadyQueuesLincheckTest {
             if (object != null) {
                 return object;
             }
-            WorkObject fresh = new WorkObject(component, key, ready);
+            WorkObject fresh = new WorkObject(component, key);
             object = objects.putIfAbsent(key, fresh);
             if (object != null) {
                 return object;

@@ -281,7 +281,7 @@ public class WorkObjectLincheckTest {
             if (object != null) {
                 return object;
             }
-            WorkObject fresh = new WorkObject(component, KEY, ready);
+            WorkObject fresh = new WorkObject(component, KEY);
             object = objects.putIfAbsent(KEY, fresh);
             if (object != null) {
                 return object;

@@ -114,7 +114,7 @@ public class WorkerParkingLincheckTest {
         @Operation
         public void submit(@Param(gen = IntGen.class, conf = "0:1") int priority) {
             int key = started.incrementAndGet();
-            WorkObject object = new WorkObject(component, key, ready);
+            WorkObject object = new WorkObject(component, key);
             ActionNode node = new ActionNode(NeverRun.INSTANCE, priority,
                     new Request(component, key, priority, null, null, null, false), 0L);
             ReadyEntry entry = object.enqueue(node);
