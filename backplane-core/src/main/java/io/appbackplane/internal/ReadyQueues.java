@@ -1,10 +1,9 @@
 package io.appbackplane.internal;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * One FIFO ready queue of objects per priority (DESIGN rule 2), lock-free.
+ * One FIFO ready queue of objects per priority (DESIGN rule 2), lock-free ({@link ReadyQueue}).
  *
  * <p>Invariant, for every priority p, whenever no object monitor is held:
  * {@code depth(p) = number of objects whose state is READY at priority p}. Each such object has
@@ -21,15 +20,14 @@ final class ReadyQueues {
      */
     static final int STRIDE = 16;
 
-    private final ConcurrentLinkedQueue<ReadyEntry>[] queues;
+    private final ReadyQueue[] queues;
     /** The depth of priority p is at index {@code p * STRIDE}. */
     private final AtomicIntegerArray depth;
 
-    @SuppressWarnings({"unchecked", "rawtypes"}) // generic array creation
     ReadyQueues(int priorities) {
-        queues = new ConcurrentLinkedQueue[priorities];
+        queues = new ReadyQueue[priorities];
         for (int p = 0; p < priorities; p++) {
-            queues[p] = new ConcurrentLinkedQueue<>();
+            queues[p] = new ReadyQueue();
         }
         depth = new AtomicIntegerArray(priorities * STRIDE);
     }
@@ -40,7 +38,7 @@ final class ReadyQueues {
 
     /** Appends an entry; the caller has already counted it in {@link #incrementDepth}. */
     void push(ReadyEntry entry) {
-        queues[entry.priority].offer(entry);
+        queues[entry.priority].push(entry);
     }
 
     /** The head entry of priority {@code p}, possibly stale, or null. */
