@@ -84,7 +84,8 @@ public interface BackplaneComponent {
     /**
      * Fails the queued (not yet started) actions of the object for {@code key} with a {@link
      * java.util.concurrent.CancellationException}; a running action and an awaited reply are not
-     * affected. Typically called from a {@link ComponentSpec.MakeRoom} hook.
+     * affected, nor is the action a worker has already taken off the queue to run next (it counts as
+     * started). Typically called from a {@link ComponentSpec.MakeRoom} hook.
      *
      * @return how many actions were cancelled
      */
@@ -149,7 +150,10 @@ public interface BackplaneComponent {
     /** Changes the outstanding-request limit (1..{@value Integer#MAX_VALUE}). */
     void setOperationLimit(int limit);
 
-    /** Requests accepted but not yet finished. */
+    /**
+     * Requests accepted but not yet finished: exact while nothing changes; while requests come and
+     * go, a moment-old value that may be slightly low, never above the limit.
+     */
     int outstanding();
 
     /** The number of objects alive (keyed objects not yet released, and pinned ones). */

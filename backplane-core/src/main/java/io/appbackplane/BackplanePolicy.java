@@ -24,6 +24,8 @@ public final class BackplanePolicy {
 
     /** The most CPU-budget slices per integration period. */
     public static final int MAX_CPU_BUDGET_SLICES = 1000;
+    /** The most actions a worker runs on one object in one turn (the bound of actions-per-turn). */
+    public static final int MAX_ACTIONS_PER_TURN = 1000;
 
     static final int DEFAULT_PRIORITIES = 8;
     static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
@@ -290,7 +292,7 @@ public final class BackplanePolicy {
 
         /** Actions a worker may run on one object per turn, 1..1000 (default 1). */
         public Builder actionsPerTurn(int actionsPerTurn) {
-            this.actionsPerTurn = inRange("actions-per-turn", actionsPerTurn, 1, 1000);
+            this.actionsPerTurn = inRange("actions-per-turn", actionsPerTurn, 1, MAX_ACTIONS_PER_TURN);
             return this;
         }
 

@@ -2,8 +2,11 @@ package io.appbackplane;
 
 /**
  * Runs the queued work of a backplane built in {@linkplain Backplane.Builder#stepMode() step mode}
- * one action at a time, on the calling thread, with exactly the scheduling decisions the worker
- * threads would make (DESIGN §3.3). Not thread-safe: drive it from one test thread.
+ * one action at a time, on the calling thread, with the scheduling decisions the worker threads
+ * would make (DESIGN §3.3): the same actions in the same order. One shortcut is the workers' own: a
+ * worker keeps an object that is alone at its priority instead of re-queuing it after each turn,
+ * while the step driver re-queues it, so that a test sees rule 7's queue states between steps. Not
+ * thread-safe: drive it from one test thread.
  */
 public interface Stepper {
 

@@ -13,11 +13,14 @@ import java.lang.management.ThreadMXBean;
  * wall time includes time it spent descheduled, and charging that would hold the backplane well
  * under its limit (and stall it for no reason). The thread's CPU time also covers the scheduling
  * work between actions, so the budget governs everything the backplane's workers burn. Reading it
- * costs a system call (about 0.5 µs, several tiny actions' worth), so a worker reads it once per
- * {@value #FLUSH_NANOS} ns of action time, where going idle counts as {@value #IDLE_NANOS} ns (a
- * park and its wake-up cost CPU that no action time shows), when it is throttled, and when it
- * exits, and charges the difference. Between two readings the budget lags by about that much per
- * worker, and nothing is lost: the next reading charges it.
+ * costs a system call (about 0.5 µs, several tiny actions' worth), so a worker reads it and charges
+ * the difference since its last reading: every {@value #FLUSH_NANOS} ns of action time; when it is
+ * about to park idle, if its last reading is {@value #IDLE_FLUSH_NANOS} ns old or more (a worker
+ * that alternates between tiny bursts and parking pays at most one reading per millisecond); when
+ * it is throttled; and when it exits. Nothing is lost: what one reading misses, the next charges.
+ * The budget lags a busy worker by at most {@value #FLUSH_NANOS} ns of action time plus the
+ * scheduling work between them, and a parked worker by at most what it used in the last
+ * millisecond before parking, until it runs again.
  *
  * <p>With any other clock (a {@code ManualClock}, step mode) or where the JVM cannot
  * measure thread CPU time, each action's running time on the backplane's clock is charged when the
@@ -30,8 +33,8 @@ final class CpuMeter {
     /** Action time between two readings of the thread's CPU time (0.2 ms). */
     static final long FLUSH_NANOS = 200_000;
 
-    /** What going idle counts towards {@link #FLUSH_NANOS}: a reading at least every 20 parks. */
-    static final long IDLE_NANOS = 10_000;
+    /** A worker about to park idle reads its CPU time if its last reading is this old (1 ms). */
+    static final long IDLE_FLUSH_NANOS = 1_000_000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -41,6 +44,8 @@ final class CpuMeter {
     private long pendingNanos;
     /** The thread's CPU time at the last reading, or -1 before the first (thread-CPU mode). */
     private long lastThreadCpu = -1;
+    /** When the last reading was taken, on {@link System#nanoTime()} (thread-CPU mode implies the system clock). */
+    private long lastReadingAt;
 
     CpuMeter(CpuBudget budget, boolean threadCpu) {
         this.budget = budget;
@@ -56,6 +61,7 @@ final class CpuMeter {
     /** Called by the worker's thread before its first action: the reference reading. */
     void start() {
         if (threadCpu) {
+            lastReadingAt = System.nanoTime();
             lastThreadCpu = THREADS.getCurrentThreadCpuTime();
         }
     }
@@ -73,22 +79,24 @@ final class CpuMeter {
     }
 
     /**
-     * The worker found no work and is about to park: counts the park towards the next reading, and
-     * reads now if that is due (not at every park: an idle-busy alternation would pay a system
-     * call per tiny action).
+     * The worker found no work and is about to park: reads now if the last reading is {@value
+     * #IDLE_FLUSH_NANOS} ns old or more, so that an idle backplane's budget shows what it used, but
+     * not at every park (a worker alternating between tiny bursts and parking would pay a system
+     * call per burst).
      */
     void idle() {
-        if (threadCpu) {
-            actionRan(IDLE_NANOS);
+        if (threadCpu && System.nanoTime() - lastReadingAt >= IDLE_FLUSH_NANOS) {
+            flush();
         }
     }
 
-    /** Charges the thread's CPU time since the last reading (called when throttled and on exit). */
+    /** Charges the thread's CPU time since the last reading (the reading is due; see the class comment). */
     void flush() {
         if (!threadCpu) {
             return;
         }
         pendingNanos = 0;
+        lastReadingAt = System.nanoTime();
         long now = THREADS.getCurrentThreadCpuTime();
         if (lastThreadCpu >= 0 && now > lastThreadCpu) {
             budget.charge(now - lastThreadCpu);

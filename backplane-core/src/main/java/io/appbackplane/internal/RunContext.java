@@ -4,6 +4,7 @@ import io.appbackplane.Action;
 import io.appbackplane.ActionContext;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplanePolicy;
 import io.appbackplane.ReplyHandler;
 import java.time.Duration;
 import java.util.Objects;
@@ -40,6 +41,9 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
      * sees between steps is what rule 7 describes.
      */
     private final boolean worker;
+
+    /** The longest turn, in actions, also for an object alone at its priority (see {@link #mayContinue}). */
+    static final int LONGEST_TURN = BackplanePolicy.MAX_ACTIONS_PER_TURN;
 
     RunContext(DefaultBackplane backplane, boolean worker) {
         this.backplane = backplane;
@@ -82,12 +86,15 @@ final class RunContext implements ActionContext, WorkObject.TurnGate {
      * Rule 7. Past the actions per turn, the object would rejoin the tail of its ready queue; when
      * no other object is READY at its priority it would be that queue's head, and the next select
      * (the same checks as below: nothing more urgent, quota, CPU) would take it again, so a worker
-     * goes on with the turn instead of a push and a poll that end where they started.
+     * goes on with the turn instead of a push and a poll that end where they started, for at most
+     * {@link #LONGEST_TURN} actions: a worker retires (or stops) only between turns.
      */
     @Override
     public boolean mayContinue(int effectivePriority) {
         Scheduler scheduler = backplane.scheduler();
-        return (turnActions < scheduler.actionsPerTurn() || (worker && scheduler.noneReadyAt(turnPriority)))
+        boolean turnLeft = turnActions < scheduler.actionsPerTurn()
+                || (worker && turnActions < LONGEST_TURN && scheduler.noneReadyAt(turnPriority));
+        return turnLeft
                 && effectivePriority == turnPriority
                 && !scheduler.readyAbove(effectivePriority)
                 && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn

@@ -11,15 +11,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * every run and every GC). Here every stripe is padded on both sides inside one array, so no
  * other object shares its line whatever the layout.
  *
- * <p>A thread adds to the stripe its identity hash picks: one submitting thread never contends;
- * several rarely share a stripe, and if they do they only contend on its CAS, as with a plain
- * atomic. {@link #sum} is a moment-old value while threads add, like {@code LongAdder.sum()}.
+ * <p>A thread adds to the stripe its identity hash picks, among as many stripes as the machine has
+ * processors (rounded up to a power of two, at most 64; a {@code LongAdder} grows to that many
+ * cells too): one submitting thread never contends; threads that share a stripe contend on its CAS,
+ * as on a plain atomic counter, and unlike a {@code LongAdder} they stay together (no rehash).
+ * {@link #sum} is a moment-old value while threads add, like {@code LongAdder.sum()}.
  */
 final class StripedCounter {
 
     /** Longs per cache line (64 bytes). */
     private static final int LINE = 8;
-    private static final int STRIPES = 4;
+    private static final int STRIPES =
+            Math.min(64, Integer.highestOneBit(Math.max(2, Runtime.getRuntime().availableProcessors()) * 2 - 1));
 
     /** Stripe i at index {@code LINE × (i + 1)}: a line of padding before the first and after the last. */
     private final AtomicLongArray cells = new AtomicLongArray(LINE * (STRIPES + 2));

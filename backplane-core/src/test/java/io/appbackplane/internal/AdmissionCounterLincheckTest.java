@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
  * snapshot, and an admission at the limit may see a finish late and turn a request away), so the
  * operations return nothing and check the contract instead: the requests the harness holds
  * (admitted, not yet finished) never exceed the limit; {@code outstanding()} stays within 0..limit;
- * after each scenario ({@code @Validate}) {@code outstanding()} equals what the harness holds and
- * {@code isZero()} says whether that is 0. A check-then-act limiter in the same harness is caught,
- * which shows the check bites.
+ * {@code isZero()} never says 0 while the reading thread itself holds a request; after each scenario
+ * ({@code @Validate}) {@code outstanding()} equals what the harness holds and {@code isZero()} says
+ * whether that is 0. A check-then-act limiter, and a zero check that reads the counters in the wrong
+ * order, are caught in the same harness, which shows the checks bite.
  */
 public class AdmissionCounterLincheckTest {
 
@@ -30,6 +31,8 @@ public class AdmissionCounterLincheckTest {
     public abstract static class Harness {
         /** Requests the harness was admitted and has not finished: at most the true outstanding count. */
         private final AtomicInteger held = new AtomicInteger();
+        /** Of those, the ones the calling thread holds: only it finishes them, so they stay outstanding while it reads. */
+        private final ThreadLocal<int[]> mine = ThreadLocal.withInitial(() -> new int[1]);
 
         abstract boolean tryAdmit();
 
@@ -42,6 +45,7 @@ public class AdmissionCounterLincheckTest {
         @Operation
         public void admit() {
             if (tryAdmit()) {
+                mine.get()[0]++;
                 int now = held.incrementAndGet(); // after the admission: never more than are outstanding
                 check(now <= LIMIT, "held " + now + " requests with a limit of " + LIMIT);
             }
@@ -49,7 +53,10 @@ public class AdmissionCounterLincheckTest {
 
         @Operation
         public void finishOne() {
-            if (held.getAndUpdate(h -> Math.max(0, h - 1)) > 0) { // before the finish: never more than are outstanding
+            int[] own = mine.get();
+            if (own[0] > 0) {
+                own[0]--;
+                held.decrementAndGet(); // before the finish: never more than are outstanding
                 finish();
             }
         }
@@ -58,6 +65,8 @@ public class AdmissionCounterLincheckTest {
         public void read() {
             int outstanding = outstanding();
             check(outstanding >= 0 && outstanding <= LIMIT, "outstanding() = " + outstanding + ", limit " + LIMIT);
+            boolean zero = isZero();
+            check(!zero || mine.get()[0] == 0, "isZero() while this thread holds " + mine.get()[0] + " requests");
         }
 
         @Validate
@@ -132,6 +141,49 @@ public class AdmissionCounterLincheckTest {
         }
     }
 
+    /**
+     * Outstanding as two counters read in the wrong order for the drained check (admitted, then
+     * finished): another thread's admission and finish in between make it say 0 while a request is
+     * outstanding.
+     */
+    public static class AdmittedFirstAdmissions extends Harness {
+        private final AtomicInteger admitted = new AtomicInteger();
+        private final AtomicInteger finished = new AtomicInteger();
+
+        public AdmittedFirstAdmissions() {}
+
+        @Override
+        boolean tryAdmit() {
+            while (true) {
+                int done = finished.get(); // first: the estimate is never too low, so the limit holds
+                int a = admitted.get();
+                if (a - done >= LIMIT) {
+                    return false;
+                }
+                if (admitted.compareAndSet(a, a + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        void finish() {
+            finished.incrementAndGet();
+        }
+
+        @Override
+        int outstanding() {
+            int a = admitted.get(); // first, as AdmissionCounter.outstanding does
+            return Math.max(0, a - finished.get());
+        }
+
+        @Override
+        boolean isZero() {
+            int a = admitted.get(); // the defect: admitted first
+            return a == finished.get();
+        }
+    }
+
     @Test
     public void admissions_stress_neverOverTheLimit() {
         stress(1).check(Admissions.class);
@@ -147,6 +199,13 @@ public class AdmissionCounterLincheckTest {
         LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
                 () -> modelChecking(1).minimizeFailedScenario(false).check(CheckThenActAdmissions.class));
         assertTrue(caught.getMessage().contains("with a limit of " + LIMIT), caught::getMessage);
+    }
+
+    @Test
+    public void admittedFirstZeroCheck_modelChecking_isCaught() {
+        LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
+                () -> modelChecking(5).minimizeFailedScenario(false).check(AdmittedFirstAdmissions.class));
+        assertTrue(caught.getMessage().contains("isZero() while this thread holds"), caught::getMessage);
     }
 
     @Test

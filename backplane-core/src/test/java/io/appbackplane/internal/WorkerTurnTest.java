@@ -37,7 +37,10 @@ class WorkerTurnTest {
     }
 
     private void start() {
-        BackplanePolicy policy = BackplanePolicy.builder().priorities(3).actionsPerTurn(1).build();
+        start(BackplanePolicy.builder().priorities(3).actionsPerTurn(1).build());
+    }
+
+    private void start(BackplanePolicy policy) {
         backplane = (DefaultBackplane) Backplane.builder("test").policy(policy).clock(clock).stepMode().build();
         app = backplane.install(ComponentSpec.named("app"));
         worker = new RunContext(backplane, true);
@@ -77,12 +80,48 @@ class WorkerTurnTest {
         WorkObject a = take();
 
         assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
+        assertThat(a.queued()).as("A2 was taken off the queue with the decision (prefetched); A3 waits").isEqualTo(1);
         assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
         assertThat(runOne(a)).isIn(WorkObject.NO_WORK, WorkObject.RELEASE);
 
         assertThat(ran).containsExactly("A1", "A2", "A3");
         assertThat(quotaUse()).containsExactly(0, 0, 3);
         assertThat(readyDepths()).containsExactly(0, 0, 0);
+    }
+
+    @Test
+    void anObjectAloneAtItsPriority_keepsTheWorkerAtMostTheLongestTurn() {
+        start();
+        for (int i = 0; i <= RunContext.LONGEST_TURN; i++) {
+            submit("A" + i, 0); // priority 0: unlimited quota, so only the turn's length can end it
+        }
+        WorkObject a = take();
+
+        for (int i = 1; i < RunContext.LONGEST_TURN; i++) {
+            assertThat(runOne(a)).as("action %d", i).isSameAs(WorkObject.CONTINUE);
+        }
+        ReadyEntry after = runOne(a); // the longest turn's last action: a worker may retire now
+
+        assertThat(after.object).as("A rejoined its queue").isSameAs(a);
+        assertThat(ran).hasSize(RunContext.LONGEST_TURN);
+        assertThat(readyDepths()).containsExactly(1, 0, 0);
+    }
+
+    @Test
+    void anObjectAloneAtItsPriority_leavesWhenTheQuotaIsSpent() {
+        start(BackplanePolicy.builder().priorities(3).actionsPerTurn(1)
+                .quotas(BackplanePolicy.UNLIMITED_QUOTA, 2, 2).build());
+        submit("A1", 2);
+        submit("A2", 2);
+        submit("A3", 2);
+        WorkObject a = take();
+
+        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
+        ReadyEntry after = runOne(a); // priority 2's quota (2) is spent: the turn ends
+
+        assertThat(after.object).isSameAs(a);
+        assertThat(quotaUse()).containsExactly(0, 0, 2);
+        assertThat(readyDepths()).containsExactly(0, 0, 1);
     }
 
     @Test
