@@ -307,7 +307,7 @@ public class WorkObjectLincheckTest {
             require(running.compareAndSet(false, true), "two actions of one object at once");
             int id = -1;
             ActionNode node = object.next();
-            if (node != null) { // null: cancelled between take and next
+            if (node != null) { // take() took it off the queue already (prefetched), so only a defect gives null
                 Tagged action = (Tagged) node.action;
                 id = action.id;
                 synchronized (lock) {
