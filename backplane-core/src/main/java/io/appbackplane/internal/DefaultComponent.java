@@ -207,7 +207,7 @@ final class DefaultComponent implements BackplaneComponent {
         admit(request);
         ActionNode node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
         while (true) {
-            WorkObject object = pinned != null ? pinned : objects.computeIfAbsent(key, objectFactory);
+            WorkObject object = pinned != null ? pinned : objectFor(key);
             ReadyEntry entry = object.enqueue(node);
             if (entry == ReadyEntry.RETRY) {
                 objects.remove(key, object); // released concurrently: help remove it, then look again
@@ -300,6 +300,25 @@ final class DefaultComponent implements BackplaneComponent {
     /** Keyed objects are released when idle (rule 16). */
     boolean releasesIdleObjects() {
         return true;
+    }
+
+    /**
+     * The object for {@code key}, created if there is none. A lookup, then {@code putIfAbsent}
+     * rather than {@code computeIfAbsent}: with many short-lived keys most submissions create an
+     * object, and {@code putIfAbsent} into an empty bin is one CAS, where {@code computeIfAbsent}
+     * also allocates a reservation node and locks it. Two racing submitters may both create an
+     * object; one is put, the other is garbage (the map decides which one serves the key).
+     */
+    private WorkObject objectFor(Object key) {
+        WorkObject object = objects.get(key);
+        if (object == null) {
+            WorkObject fresh = new WorkObject(this, key);
+            object = objects.putIfAbsent(key, fresh);
+            if (object == null) {
+                object = fresh;
+            }
+        }
+        return object;
     }
 
     /** Removes an object that reached RELEASED. */
