@@ -19,7 +19,7 @@ raw="$out/raw"
 # 3 forks of 3 × 1 s warm-up and 5 × 1 s measurement: enough for a median and a spread over JVMs.
 common=(-f 3 -wi 3 -w 1s -i 5 -r 1s)
 
-mkdir -p "$raw/zgc"
+mkdir -p "$raw/zgc" "$out/zgc"
 rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/zgc/*
 cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
 

@@ -4,9 +4,11 @@ import io.appbackplane.Action;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplanePolicy;
+import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.ObjectPool;
+import java.util.Locale;
 
 /**
  * AppBackplane as shipped: the default 8 priorities with their default quotas, CPU accounting on
@@ -66,6 +68,11 @@ final class AppBackplanePeer implements KeyedExecutor {
 
     @Override
     public void close() {
+        // One line per trial, so that a fork's score can be read next to what the backplane did
+        // (a CPU limit of `workers` cores is not meant to bind; throttled time says whether it did).
+        BackplaneStatistics stats = backplane.statistics();
+        System.out.printf(Locale.ROOT, "%nappbackplane: throttled %d ms, virtual ticks %d, actions run %d%n",
+                stats.cpu().throttledTime().toMillis(), stats.virtualTicks(), component.statistics().counts().actionsRun());
         for (ObjectPool pool : unordered) {
             if (pool != null) {
                 pool.release();
