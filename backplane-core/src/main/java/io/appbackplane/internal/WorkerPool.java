@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Invariants: {@code live = threads started − threads exited}; {@code live} converges to {@code
  * target}: a surplus worker retires at its next turn boundary (never while holding an object, so no
- * action is lost or run twice; a turn is at most {@link RunContext#LONGEST_TURN} actions). {@code idle = number of workers inside} {@link #awaitWork}.
+ * action is lost or run twice; a turn is at most {@link RunContext#LONGEST_TURN} actions). {@code
+ * idle = number of workers inside} {@link #awaitWork}.
  *
  * <h2>Concurrency: parking without lost wake-ups</h2>
  * A worker that found nothing sets its {@code parked} flag and increments {@code idle}, then looks
