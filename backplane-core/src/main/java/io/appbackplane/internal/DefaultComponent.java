@@ -31,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 
 /**
  * A component: its keyed objects, its outstanding-request limit (DESIGN rule 11) and its counts.
@@ -50,7 +49,6 @@ final class DefaultComponent implements BackplaneComponent {
 
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
-    private final Function<Object, WorkObject> objectFactory;
     /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
     final ReadyQueues ready;
     /** Requests accepted and not finished, under {@code operationLimit}. */
@@ -70,7 +68,6 @@ final class DefaultComponent implements BackplaneComponent {
         this.makeRoom = spec.makeRoom();
         this.operationLimit = spec.operationLimit();
         this.ready = ready;
-        this.objectFactory = key -> new WorkObject(this, key);
         this.dependencies = spec.dependencies();
         this.hooks = spec.hooks();
     }
@@ -154,7 +151,7 @@ final class DefaultComponent implements BackplaneComponent {
             for (int i = 0; i < size; i++) {
                 Object key = new PooledObjects.PoolKey(n, i);
                 while (true) {
-                    WorkObject object = objects.computeIfAbsent(key, objectFactory);
+                    WorkObject object = objectFor(key);
                     if (object.pin()) {
                         members[i] = object;
                         break;
@@ -330,7 +327,7 @@ final class DefaultComponent implements BackplaneComponent {
     public ObjectHandle object(Object key) {
         Objects.requireNonNull(key, "object key must not be null");
         while (true) {
-            WorkObject object = objects.computeIfAbsent(key, objectFactory);
+            WorkObject object = objectFor(key);
             if (object.pin()) {
                 return new Handle(object);
             }
