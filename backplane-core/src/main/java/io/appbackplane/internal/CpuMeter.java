@@ -28,7 +28,7 @@ import java.lang.management.ThreadMXBean;
  *
  * <p>Confined to its worker's thread (or the stepping thread).
  */
-final class CpuMeter {
+final class CpuMeter extends WorkerLocalPadding {
 
     /** Action time between two readings of the thread's CPU time (0.2 ms). */
     static final long FLUSH_NANOS = 200_000;

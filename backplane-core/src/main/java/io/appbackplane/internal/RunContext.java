@@ -15,7 +15,7 @@ import java.util.concurrent.CompletionStage;
  * runs, and the worker's {@link WorkObject.TurnGate}. Confined to its thread; the context of an
  * action is valid only while {@link #begin} .. {@link #end} brackets it.
  */
-final class RunContext implements ActionContext, WorkObject.TurnGate {
+final class RunContext extends WorkerLocalPadding implements ActionContext, WorkObject.TurnGate {
 
     private final DefaultBackplane backplane;
     private Thread owner;

@@ -178,7 +178,7 @@ final class WorkerPool {
      * What parks in {@link #awaitWork} and what {@link #signal} wakes: a worker thread and its parked
      * flag. {@link #park} and {@link #unpark} are {@link LockSupport}'s; a test may override them.
      */
-    abstract static class Parker {
+    abstract static class Parker extends WorkerLocalPadding {
         final AtomicBoolean parked = new AtomicBoolean();
 
         /** The thread that parks in {@link #awaitWork} with this parker. */
