@@ -1,18 +1,19 @@
 package io.appbackplane.internal;
 
 /**
- * A cache line (64 bytes) of padding ahead of the fields of a subclass whose instances belong to
- * one worker and are written by it on every action or turn ({@link RunContext}, {@link CpuMeter},
- * a worker's {@link WorkerPool.Parker} with its busy flag). Such
- * objects of different workers are created one after the other and may end up side by side
- * wherever the garbage collector copies them; without padding, two workers' per-action writes
- * could then land on one cache line and every action would pay for moving it between cores. A
- * subclass's fields are laid out after its superclass's, and the int fills the gap after the
- * object header that a subclass field could otherwise take.
+ * Padding (68 bytes) ahead of the fields of a subclass whose instances belong to one worker and are
+ * written by it on every action or turn ({@link RunContext}, {@link CpuMeter}, a worker's {@link
+ * WorkerPool.Parker} with its busy flag). Such objects of different workers are created one after
+ * the other and may end up side by side wherever the garbage collector copies them; without
+ * padding, two workers' per-action writes could then land on one cache line (64 bytes) and every
+ * action would pay for moving it between cores (docs/benchmarks.md, "slow and fast modes").
  *
- * <p>Measured (W1 tiny, 1 producer, 2 workers, 10 forks × 10 one-second iterations, twice): without
- * the padding 33 and 40 of 100 iterations ran in the fast mode (about 3.3 M tasks/s; the slow one
- * is about 1.2 M), and the mode changed only at garbage collections; with it, 87 and 60.
+ * <p>HotSpot lays out a subclass's fields after its superclass's, except that a subclass field may
+ * fill a gap the superclass leaves; the int fills the only such gap (after a 12-byte object header;
+ * with a 16- or 8-byte header the padding has no gap either). So at least 64 bytes separate two
+ * padded objects' own fields, whatever the header size. This is HotSpot's layout, not a language
+ * guarantee, and only the front is padded: an object's last fields may still share a line with
+ * whatever the collector puts after it.
  */
 @SuppressWarnings("unused")
 abstract class WorkerLocalPadding {
