@@ -35,7 +35,7 @@ bench w1 W1UnorderedThroughput "${common[@]}"
 bench w2 W2OrderedThroughput.producers1 "${common[@]}"
 bench w3 W3UrgentLatency "${common[@]}"
 # W3 again with ZGC. With G1 (the default) a young-collection pause of several milliseconds
-# (-Xlog:gc shows 6-8 ms on 2 cores) sets every peer's worst urgent latency; a service with a 1 ms
+# (-Xlog:gc shows 2-8 ms on 2 cores) sets every peer's worst urgent latency; a service with a 1 ms
 # latency target would run a low-pause collector. Same peers and options, its own files.
 echo "== w3 with ZGC" >&2
 "$java" -Dbench.latencyFile="$raw/zgc/w3-latency.jsonl" -jar "$jar" W3UrgentLatency "${common[@]}" \

@@ -102,7 +102,7 @@ final class QuotaLedger {
     /**
      * Sets every use to 0, writing only the priorities that were used: a virtual tick comes every
      * few dozen actions under load, and a write to an unused priority's line would only take that
-     * line away from the cores reading it (every select reads the quotas it scans).
+     * line away from the cores reading it (a select reads the use of every priority it charges).
      */
     private void reset() {
         for (int p = 0; p < quotas.length(); p++) {

@@ -74,9 +74,8 @@ final class Scheduler {
             long generation = quotas.generation();
             boolean quotaSpent = false;
             for (int p = 0; p < priorities; p++) {
-                // depth, not the queue: a queue of only stale entries holds no work (rule 6), and
-                // ConcurrentLinkedQueue.isEmpty walks dead nodes. Stale entries are dropped when
-                // they reach the head ahead of valid ones.
+                // depth, not the queue: a queue of only stale entries holds no work (rule 6).
+                // Stale entries are dropped when they reach the head ahead of valid ones.
                 while (ready.depth(p) > 0) {
                     if (!quotas.tryCharge(p)) {
                         quotaSpent = true;
