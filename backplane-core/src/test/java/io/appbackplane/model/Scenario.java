@@ -116,7 +116,7 @@ public record Scenario(int priorities, int[] quotas, int cpuMillicores, int peri
         }
         if (cpuMillicores > 0) {
             sb.append("\n        .cpu(").append(cpuMillicores).append(", ").append(periodMs).append(", ").append(slices)
-                    .append(") // millicores, period ms, slices");
+                    .append(") // millicores, period ms, slices\n        ");
         } else if (periodMs != Builder.DEFAULT_PERIOD_MS) {
             sb.append(".period(").append(periodMs).append(")");
         }

@@ -3,6 +3,7 @@ package io.appbackplane.model;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,9 +80,24 @@ public final class SchedulingModel {
 
     /** Runs {@code scenario} with {@code workers} simulated workers; returns the action starts in order. */
     public static List<TraceEntry> trace(Scenario scenario, int workers) {
+        return run(scenario, workers).trace();
+    }
+
+    /** Runs {@code scenario}; returns the trace and which rules' situations it met. */
+    public static Result run(Scenario scenario, int workers) {
         SchedulingModel model = new SchedulingModel(scenario, workers);
         model.run();
-        return model.trace;
+        return new Result(List.copyOf(model.trace), model.met);
+    }
+
+    /** A run's trace and the situations it met (so a property test can check its generator reaches them). */
+    public record Result(List<TraceEntry> trace, EnumSet<Situation> met) {}
+
+    /** Situations of rules 4-8 a scenario may or may not reach. */
+    public enum Situation {
+        THROTTLED, VIRTUAL_TICK, QUOTA_HELD_BACK_A_PRIORITY, REAL_TICK_WITH_QUOTA_USED, ACTION_ACROSS_REAL_TICK,
+        PRIORITY_RISE, TURN_CONTINUED, ARRIVAL_WHILE_RUNNING, REPLY_DELIVERED, REPLY_TIMED_OUT, LATE_REPLY_IGNORED,
+        QUEUED_WORK_CANCELLED
     }
 
     /** Ranks of simultaneous events (modelling choice 1). */
@@ -149,6 +165,7 @@ public final class SchedulingModel {
     private final PriorityQueue<Event> agenda = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at)
             : a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
     private final List<TraceEntry> trace = new ArrayList<>();
+    private final EnumSet<Situation> met = EnumSet.noneOf(Situation.class);
     private final long period;
     private final long budget; // Long.MAX_VALUE: no CPU limit
     private long seq;
@@ -235,9 +252,15 @@ public final class SchedulingModel {
     private void arrive(Node node) {
         Obj o = objects.computeIfAbsent(node.key(), Obj::new);
         o.queue.add(node);
+        for (Worker w : workers) {
+            if (w.object != null && w.object.state == State.RUNNING) {
+                met.add(Situation.ARRIVAL_WHILE_RUNNING);
+            }
+        }
         if (o.state == State.IDLE) {
             makeReady(o);
         } else if (o.state == State.READY && node.priority() < o.readyPriority) {
+            met.add(Situation.PRIORITY_RISE);
             ready.get(o.readyPriority).remove(o); // a rise: to the tail of the more urgent queue
             o.readyPriority = node.priority();
             ready.get(o.readyPriority).addLast(o);
@@ -255,6 +278,9 @@ public final class SchedulingModel {
         if (o == null) {
             return;
         }
+        if (!o.queue.isEmpty()) {
+            met.add(Situation.QUEUED_WORK_CANCELLED);
+        }
         o.queue.clear();
         if (o.state == State.READY && !o.hasWork()) {
             ready.get(o.readyPriority).remove(o);
@@ -269,6 +295,7 @@ public final class SchedulingModel {
             return;
         }
         if (!cpuAllowsStart()) {
+            met.add(Situation.THROTTLED);
             at(nextRelease(), WAKE_UP, () -> {}); // look again when budget comes back
             return;
         }
@@ -282,6 +309,9 @@ public final class SchedulingModel {
                     spent = true;
                     continue;
                 }
+                if (spent) {
+                    met.add(Situation.QUOTA_HELD_BACK_A_PRIORITY);
+                }
                 used[p]++;
                 Obj o = ready.get(p).pollFirst();
                 w.turnPriority = p;
@@ -292,6 +322,7 @@ public final class SchedulingModel {
             if (!spent) {
                 return;
             }
+            met.add(Situation.VIRTUAL_TICK);
             java.util.Arrays.fill(used, 0); // rule 6: a virtual tick
         }
     }
@@ -346,6 +377,7 @@ public final class SchedulingModel {
             o.state = State.IDLE;
             w.object = null;
         } else if (continuesTurn(w, o)) {
+            met.add(Situation.TURN_CONTINUED);
             start(w, o);
         } else {
             makeReady(o);
@@ -390,8 +422,12 @@ public final class SchedulingModel {
 
     private void deliver(Obj o, Object reply, Node waiter, String outcome) {
         if (o.awaiting != reply) {
+            if (outcome.equals("/reply")) {
+                met.add(Situation.LATE_REPLY_IGNORED);
+            }
             return; // already delivered (a late reply after its timeout is ignored)
         }
+        met.add(outcome.equals("/reply") ? Situation.REPLY_DELIVERED : Situation.REPLY_TIMED_OUT);
         o.awaiting = null;
         o.front = new Node(waiter.label() + outcome, o.key, waiter.priority(),
                 waiter.reply().handlerCostMs() * MS, null);
@@ -401,9 +437,17 @@ public final class SchedulingModel {
     // ---- rule 4: real ticks -------------------------------------------------------------------
 
     private void realTick() {
+        for (int u : used) {
+            if (u > 0) {
+                met.add(Situation.REAL_TICK_WITH_QUOTA_USED);
+            }
+        }
         java.util.Arrays.fill(used, 0);
         for (Worker w : workers) {
             if (w.object != null && w.object.state == State.RUNNING) {
+                if (budget != Long.MAX_VALUE && w.start < now) {
+                    met.add(Situation.ACTION_ACROSS_REAL_TICK);
+                }
                 w.chargedFrom = now; // the part before the tick belonged to the period that ended
             }
         }

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -111,10 +112,11 @@ final class ThreadedRun {
             scenario.events().forEach(e -> byTime.computeIfAbsent(e.atMs(), t -> new ArrayList<>()).add(e));
             byTime.forEach((at, events) -> driver.schedule(() -> events.forEach(this::apply),
                     base + scaled(at) - System.nanoTime(), TimeUnit.NANOSECONDS));
-            driver.scheduleAtFixedRate(() -> sample(backplane), 0, 1, TimeUnit.MILLISECONDS);
+            ScheduledFuture<?> sampling = driver.scheduleAtFixedRate(() -> sample(backplane), 0, 1, TimeUnit.MILLISECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
                     .until(() -> allDone(backplane));
-            driver.submit(() -> sample(backplane)).get();
+            sampling.cancel(false);
+            driver.submit(() -> sample(backplane)).get(); // after the last periodic sample: the driver's state is ours now
             checkOutcomes();
             checkPerKeyOrder();
             checkPriorities();
@@ -258,7 +260,7 @@ final class ThreadedRun {
     }
 
     private void checkCpu(BackplanePolicy policy) {
-        if (scenario.cpuMillicores() == 0) {
+        if (scenario.cpuMillicores() == 0 || !KnownDefects.CHECK_THREADED_CPU_PER_PERIOD) {
             return;
         }
         long budget = policy.cpuLimit().budgetNanos(policy.integrationPeriod());

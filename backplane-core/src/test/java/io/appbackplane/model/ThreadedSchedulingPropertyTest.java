@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class ThreadedSchedulingPropertyTest {
 
-    static final int TRIES = 60;
+    static final int TRIES = 150;
     static final int STRESS_TRIES = 2_000;
 
     @Test
