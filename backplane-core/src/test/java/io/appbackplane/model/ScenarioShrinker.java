@@ -8,30 +8,37 @@ import java.util.function.Predicate;
  * Shrinks a failing {@link Scenario} to a small one that still fails: greedily drops events (halves,
  * then one at a time), then simplifies what is left (no reply, cost 1, earlier time, fewer objects
  * and priorities, default quotas, no CPU limit, one action per turn), as long as the scenario keeps
- * failing. Deterministic; bounded by {@link #MAX_ATTEMPTS} runs of the predicate.
+ * failing. Deterministic for a deterministic predicate; bounded by a number of runs of the predicate.
  */
 public final class ScenarioShrinker {
 
     private static final int MAX_ATTEMPTS = 3_000;
 
     private final Predicate<Scenario> fails;
+    private final int maxAttempts;
     private int attempts;
 
-    private ScenarioShrinker(Predicate<Scenario> fails) {
+    private ScenarioShrinker(Predicate<Scenario> fails, int maxAttempts) {
         this.fails = fails;
+        this.maxAttempts = maxAttempts;
     }
 
     /** The smallest scenario found that still fails ({@code failing} itself if nothing smaller does). */
     public static Scenario shrink(Scenario failing, Predicate<Scenario> fails) {
-        return new ScenarioShrinker(fails).shrink(failing);
+        return shrink(failing, fails, MAX_ATTEMPTS);
+    }
+
+    /** As {@link #shrink(Scenario, Predicate)}, trying at most {@code maxAttempts} candidates (for slow predicates). */
+    public static Scenario shrink(Scenario failing, Predicate<Scenario> fails, int maxAttempts) {
+        return new ScenarioShrinker(fails, maxAttempts).shrink(failing);
     }
 
     private Scenario shrink(Scenario s) {
         boolean progress = true;
-        while (progress && attempts < MAX_ATTEMPTS) {
+        while (progress && attempts < maxAttempts) {
             progress = false;
             for (Scenario candidate : candidates(s)) {
-                if (attempts++ >= MAX_ATTEMPTS) {
+                if (attempts++ >= maxAttempts) {
                     break;
                 }
                 if (stillFails(candidate)) {

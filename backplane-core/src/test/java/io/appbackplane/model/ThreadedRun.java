@@ -278,7 +278,7 @@ final class ThreadedRun {
     private void checkWorkersPark(Backplane backplane) {
         String prefix = "backplane-" + name + "-worker-";
         try {
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() ->
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() ->
                     backplane.statistics().idleThreads() == workers
                             && Thread.getAllStackTraces().keySet().stream()
                                     .filter(t -> t.getName().startsWith(prefix))

@@ -36,8 +36,11 @@ class ThreadedSchedulingPropertyTest {
             int workers = 1 + new Random(seed).nextInt(3);
             List<String> violations = ThreadedRun.check(scenario, workers);
             if (!violations.isEmpty()) {
+                // Timing decides whether a smaller scenario fails again, so shrinking tries a bounded number.
+                Scenario shrunk = ScenarioShrinker.shrink(scenario, s -> !ThreadedRun.check(s, workers).isEmpty(), 200);
                 throw new AssertionError("on " + workers + " workers, seed " + seed + " (rerun: -Dbackplane.model.seed="
-                        + seed + "):\n" + scenario + "\nviolated:\n  " + String.join("\n  ", violations));
+                        + seed + "):\n" + scenario + "\nviolated:\n  " + String.join("\n  ", violations)
+                        + "\nshrunk (a scenario that failed too, once):\n" + shrunk);
             }
         }
     }
