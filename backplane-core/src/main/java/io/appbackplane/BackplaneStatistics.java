@@ -12,6 +12,9 @@ import java.util.List;
  * @param threads worker threads alive
  * @param busyThreads workers running an action
  * @param idleThreads workers parked for lack of runnable work
+ * @param workersReplaced workers that died of an unexpected error (a JVM error such as {@code
+ *     OutOfMemoryError}, never an action's own failure) and were replaced by a new worker, since
+ *     the backplane started
  * @param priorities one entry per priority, most urgent first
  * @param cpu CPU limit and use
  * @param realTicks integration periods completed
@@ -28,6 +31,7 @@ public record BackplaneStatistics(
         int threads,
         int busyThreads,
         int idleThreads,
+        long workersReplaced,
         List<PriorityStatistics> priorities,
         Cpu cpu,
         long realTicks,

@@ -12,9 +12,18 @@ public class ReplyTimeoutException extends TimeoutException {
     private final Duration timeout;
 
     public ReplyTimeoutException(String component, Object objectKey, Duration timeout) {
-        super("no reply within " + timeout + " for object '" + objectKey + "' of component '" + component + "'");
+        super("no reply within " + timeout + " for object '" + describe(objectKey) + "' of component '" + component + "'");
         this.objectKey = objectKey;
         this.timeout = timeout;
+    }
+
+    /** The key's text; built on the timer thread, so a key whose toString() throws must not escape. */
+    private static String describe(Object key) {
+        try {
+            return String.valueOf(key);
+        } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
+            return key.getClass().getName() + " (its toString() threw " + e.getClass().getName() + ")";
+        }
     }
 
     /** The key of the object that waited. */

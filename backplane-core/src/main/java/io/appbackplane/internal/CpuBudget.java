@@ -27,7 +27,8 @@ final class CpuBudget {
     private volatile long budgetNanos;
     private volatile CpuLimit limit;
     private volatile long periodStart;
-    private volatile long usedLastPeriod;
+    /** An AtomicLong: a charge split at a tick adds its part before the tick after the tick (see {@link #charge(long, long, long)}). */
+    private final AtomicLong usedLastPeriod = new AtomicLong();
     /**
      * One AtomicLong, not a LongAdder: every worker reads it before every action (mayStart), and a
      * LongAdder's sum walks its cells, which the other workers write.
@@ -82,14 +83,47 @@ final class CpuBudget {
         return Math.min(next, periodStart + periodNanos);
     }
 
-    /** Adds CPU time used (what a worker's {@link CpuMeter} charges: thread CPU time, or action clock time). */
+    /** Adds CPU time used in the current period. */
     void charge(long runNanos) {
         usedThisPeriod.addAndGet(runNanos);
     }
 
+    /**
+     * Charges {@code cpuNanos} used between {@code from} and {@code to} (clock nanos), each period
+     * only the part inside it (DESIGN rule 5): when the current period started after {@code from},
+     * the share {@code (to − periodStart) / (to − from)} goes to the current period and the rest to
+     * the last one (for its statistics; nothing can start in a period that is over). With the
+     * action's own start and end on the backplane's clock (step mode, a manual clock) that share is
+     * exact; with a thread's CPU time read at both ends it assumes the CPU was used evenly over the
+     * interval (see {@link CpuMeter}).
+     *
+     * <p>Benign race: a tick between this method's read of the period start and its add puts the
+     * part meant for the old period into the new one (at most one reading's worth, once a period).
+     */
+    void charge(long cpuNanos, long from, long to) {
+        long start = periodStart;
+        if (from - start >= 0 || cpuNanos <= 0) {
+            usedThisPeriod.addAndGet(cpuNanos);
+            return;
+        }
+        long inThisPeriod;
+        if (to - start <= 0) {
+            inThisPeriod = 0; // all of it before the tick
+        } else {
+            inThisPeriod = (long) ((double) cpuNanos * (to - start) / (to - from));
+        }
+        usedThisPeriod.addAndGet(inThisPeriod);
+        usedLastPeriod.addAndGet(cpuNanos - inThisPeriod);
+    }
+
+    /** When the current period started (clock nanos). */
+    long periodStart() {
+        return periodStart;
+    }
+
     /** A real tick: the use of the period that ended becomes "last period". */
     void realTick(long now) {
-        usedLastPeriod = usedThisPeriod.getAndSet(0);
+        usedLastPeriod.set(usedThisPeriod.getAndSet(0));
         periodStart = now;
         resumed(now);
     }
@@ -99,7 +133,7 @@ final class CpuBudget {
     }
 
     long usedLastPeriod() {
-        return usedLastPeriod;
+        return usedLastPeriod.get();
     }
 
     long budgetNanos() {

@@ -22,9 +22,21 @@ import java.lang.management.ThreadMXBean;
  * scheduling work between them, and a parked worker by at most what it used in the last
  * millisecond before parking, until it runs again.
  *
+ * <p>Each period is charged only the CPU time used inside it (DESIGN rule 5; issue 13, defect 2).
+ * A reading covers the interval since the previous one; when a real tick fell inside it, the CPU
+ * time read is split at the tick in proportion to the wall time on either side ({@link
+ * CpuBudget#charge(long, long, long)}: pro-rating, chosen over reading a running action's thread
+ * CPU time from the tick's thread, which would cost the tick a system call per worker and race with
+ * the worker's own readings). A CPU-bound action that runs across a tick is split exactly where it
+ * ran; the interval of a worker that parked is cut at the park ({@link #parking}, {@link #woke}),
+ * so CPU used before a park is never pro-rated over the time it slept. What pro-rating can still
+ * misplace is the unevenness inside one reading: at most one reading's worth (about {@value
+ * #FLUSH_NANOS} ns of action time plus the scheduling work around it) per worker per tick.
+ *
  * <p>With any other clock (a {@code ManualClock}, step mode) or where the JVM cannot
  * measure thread CPU time, each action's running time on the backplane's clock is charged when the
- * action ends, so tests that advance the clock inside an action see exactly that charge.
+ * action ends, split at a tick that fell inside it, so tests that advance the clock inside an
+ * action see exactly that charge in exactly the periods it ran in.
  *
  * <p>Confined to its worker's thread (or the stepping thread).
  */
@@ -46,6 +58,8 @@ final class CpuMeter extends WorkerLocalPadding {
     private long lastThreadCpu = -1;
     /** When the last reading was taken, on {@link System#nanoTime()} (thread-CPU mode implies the system clock). */
     private long lastReadingAt;
+    /** When the worker last announced it would park (thread-CPU mode). */
+    private long parkedAt;
 
     CpuMeter(CpuBudget budget, boolean threadCpu) {
         this.budget = budget;
@@ -66,10 +80,11 @@ final class CpuMeter extends WorkerLocalPadding {
         }
     }
 
-    /** An action ran for {@code runNanos} on the backplane's clock. */
-    void actionRan(long runNanos) {
+    /** An action ran from {@code start} to {@code end} on the backplane's clock. */
+    void actionRan(long start, long end) {
+        long runNanos = end - start;
         if (!threadCpu) {
-            budget.charge(runNanos);
+            budget.charge(runNanos, start, end);
             return;
         }
         pendingNanos += runNanos;
@@ -88,18 +103,42 @@ final class CpuMeter extends WorkerLocalPadding {
         if (threadCpu && System.nanoTime() - lastReadingAt >= IDLE_FLUSH_NANOS) {
             flush();
         }
+        parking();
+    }
+
+    /** The worker is about to park (idle or throttled): remembers when, for {@link #woke}. */
+    void parking() {
+        if (threadCpu) {
+            parkedAt = System.nanoTime();
+        }
+    }
+
+    /**
+     * The worker is back from a park. If a real tick came since the last reading, the CPU time not
+     * yet read was used before the park, so it is read now and charged to the interval that ended
+     * at the park (the old period), not pro-rated over the sleep; otherwise nothing (no system call).
+     */
+    void woke() {
+        if (threadCpu && budget.periodStart() - lastReadingAt > 0) {
+            read(parkedAt);
+        }
     }
 
     /** Charges the thread's CPU time since the last reading (the reading is due; see the class comment). */
     void flush() {
-        if (!threadCpu) {
-            return;
+        if (threadCpu) {
+            read(System.nanoTime());
         }
+    }
+
+    /** Reads the thread's CPU time and charges what it used since the last reading, as used until {@code usedUntil}. */
+    private void read(long usedUntil) {
         pendingNanos = 0;
+        long from = lastReadingAt;
         lastReadingAt = System.nanoTime();
         long now = THREADS.getCurrentThreadCpuTime();
         if (lastThreadCpu >= 0 && now > lastThreadCpu) {
-            budget.charge(now - lastThreadCpu);
+            budget.charge(now - lastThreadCpu, from, Math.max(from, usedUntil));
         }
         lastThreadCpu = now;
     }

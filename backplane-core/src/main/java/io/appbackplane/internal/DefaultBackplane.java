@@ -380,25 +380,25 @@ public final class DefaultBackplane implements Backplane {
 
     void slowAction(BackplaneListener.SlowAction slow) {
         LOG.log(System.Logger.Level.WARNING, "slow action: backplane ''{0}'', component ''{1}'', object ''{2}'',"
-                + " priority {3} ran {4} ms (threshold {5} ms)", slow.backplane(), slow.component(), slow.objectKey(),
+                + " priority {3} ran {4} ms (threshold {5} ms)", slow.backplane(), slow.component(), SafeText.of(slow.objectKey()),
                 slow.priority(), slow.runTime().toMillis(), slow.threshold().toMillis());
         for (BackplaneListener listener : listeners) {
             try {
                 listener.onSlowAction(slow);
-            } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
-                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e); // never into the worker
+            } catch (RuntimeException | Error e) { // a listener's failure never gets into the worker (not even an Error)
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
             }
         }
     }
 
     void unobservedFailure(DefaultComponent component, Object key, Throwable failure) {
-        LOG.log(System.Logger.Level.WARNING, "action on object '" + key + "' of component '" + component.name()
+        LOG.log(System.Logger.Level.WARNING, "action on object '" + SafeText.of(key) + "' of component '" + component.name()
                 + "' in backplane '" + name + "' failed and nobody awaited its result", failure);
         for (BackplaneListener listener : listeners) {
             try {
                 listener.onUnobservedFailure(component.name(), key, failure);
-            } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
-                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e); // never into the worker
+            } catch (RuntimeException | Error e) { // a listener's failure never gets into the worker (not even an Error)
+                LOG.log(System.Logger.Level.WARNING, "backplane listener failed", e);
             }
         }
     }
@@ -535,7 +535,8 @@ public final class DefaultBackplane implements Backplane {
         int threads = workers == null ? 0 : workers.live();
         int busy = workers == null ? 0 : workers.busy();
         int idle = workers == null ? 0 : workers.idle();
-        return new BackplaneStatistics(name, current, threads, busy, idle, priorities, cpuStats, realTicks.get(),
+        long replaced = workers == null ? 0 : workers.replaced();
+        return new BackplaneStatistics(name, current, threads, busy, idle, replaced, priorities, cpuStats, realTicks.get(),
                 quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.outstanding(),
                 // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
                 ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats);

@@ -348,7 +348,7 @@ final class DefaultComponent implements BackplaneComponent {
         }
         for (ActionNode node : removed) {
             node.request.fail(new CancellationException(
-                    "queued action of object '" + key + "' of component '" + name + "' was cancelled by cancelQueued"));
+                    "queued action of object '" + SafeText.of(key) + "' of component '" + name + "' was cancelled by cancelQueued"));
         }
         return removed.size();
     }

@@ -6,16 +6,27 @@ import java.lang.invoke.VarHandle;
 /**
  * An object's place in one ready queue. An entry is valid while it is its object's current entry
  * and the object is READY; when the object's priority rises, it gets a new entry in the more urgent
- * queue and the old one goes stale, to be discarded by whoever polls it (DESIGN rule 7: the object
- * "leaves its old ready queue and joins the tail of the new one" without an O(n) removal).
+ * queue and the old one goes stale (DESIGN rule 7: the object "leaves its old ready queue and joins
+ * the tail of the new one" without an O(n) removal); the same when its queued work is cancelled or
+ * abandoned while it is READY.
+ *
+ * <p>A stale entry is <em>dead</em>: the object's monitor clears its {@link #object} ({@link
+ * #kill}) when it stops being valid, so it keeps nothing reachable while it waits in its queue, and
+ * a stale entry never becomes valid again. Dead entries are removed when they reach the head of
+ * their queue ({@link ReadyQueue#purgeDeadHead}); whoever makes a head dead (kills it, polls the
+ * entry before it, or pushes an entry killed before its push) purges afterwards, so that a queue
+ * whose depth is 0 holds no entry at all and holds nothing for the park check to mistake for work
+ * (issue 13, defect 1).
  */
 final class ReadyEntry {
 
     private static final VarHandle NEXT;
+    private static final VarHandle OBJECT;
 
     static {
         try {
             NEXT = MethodHandles.lookup().findVarHandle(ReadyEntry.class, "next", ReadyEntry.class);
+            OBJECT = MethodHandles.lookup().findVarHandle(ReadyEntry.class, "object", WorkObject.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -30,7 +41,15 @@ final class ReadyEntry {
     /** Returned by {@link WorkObject#enqueue} after shutdown abandoned the object: fail the request. */
     static final ReadyEntry ABANDONED = new ReadyEntry(null, -1);
 
-    final WorkObject object;
+    /**
+     * The object, or null once the entry is dead (and for the sentinels and a queue's dummy). Set
+     * before the entry is published (by its push, a volatile CAS) and cleared only by {@link
+     * #kill} under the object's monitor, or by {@link #forget} once the entry's turn is over. A
+     * poller reads it once (a plain read): it sees the object, whose monitor then tells it the entry
+     * is stale, or null; both mean "stale". Once {@link WorkObject#take} succeeded nobody kills the
+     * entry, so its taker may read the field again.
+     */
+    WorkObject object;
     final int priority;
     /** The entry pushed after this one into the same {@link ReadyQueue} (a CAS from null), or this entry once it has left the queue. */
     @SuppressWarnings("unused") // accessed through NEXT
@@ -39,6 +58,28 @@ final class ReadyEntry {
     ReadyEntry(WorkObject object, int priority) {
         this.object = object;
         this.priority = priority;
+    }
+
+    /** Makes the entry dead; called under its object's monitor when the entry stops being valid. */
+    void kill() {
+        OBJECT.setVolatile(this, (WorkObject) null);
+    }
+
+    /**
+     * Whether the entry is dead. A volatile read, so that a pusher that reads it after its push
+     * and a killer that purges after its kill cannot both miss each other (see the class comment).
+     */
+    boolean isDead() {
+        return OBJECT.getVolatile(this) == null;
+    }
+
+    /**
+     * Drops the object of a taken entry once its turn is over: the entry may stay linked as its
+     * queue's dummy until the next poll, and must not keep a released object reachable meanwhile.
+     * Only the taker calls it; nobody reads the object of a taken entry after its turn.
+     */
+    void forget() {
+        object = null;
     }
 
     ReadyEntry next() {

@@ -84,6 +84,33 @@ final class ReadyQueue {
         }
     }
 
+    /**
+     * Removes dead entries from the head of the queue until the head is a live entry or the queue
+     * is empty (see {@link ReadyEntry}). Only an entry seen dead is removed, and a dead entry never
+     * becomes live again, so a valid entry pushed concurrently is never lost; a racing poll or purge
+     * makes the CAS fail, and the loop looks again.
+     */
+    void purgeDeadHead() {
+        while (true) {
+            ReadyEntry first = head;
+            ReadyEntry next = first.next();
+            if (next == first) {
+                continue; // first left the queue (self-linked) after we read head: read it again
+            }
+            if (next == null || !next.isDead()) {
+                return; // empty, or a live head
+            }
+            ReadyEntry last = tail;
+            if (first == last) {
+                TAIL.compareAndSet(this, last, next); // tail lags behind a half-done push: help it
+            }
+            if (HEAD.compareAndSet(this, first, next)) {
+                first.unlink();
+                next.forget(); // already null; the new dummy keeps nothing
+            }
+        }
+    }
+
     /** Whether no entry is queued (a moment-old answer while others push and poll). */
     boolean isEmpty() {
         return head.next() == null;

@@ -7,9 +7,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <p>Invariant, for every priority p, whenever no object monitor is held:
  * {@code depth(p) = number of objects whose state is READY at priority p}. Each such object has
- * exactly one valid entry in queue p; the queue may also hold stale entries (see {@link
- * ReadyEntry}), so {@code queue(p).size() >= depth(p)}. Depth is changed only under the monitor
- * of the object whose state changes.
+ * exactly one valid entry in queue p; the queue may also hold stale (dead) entries (see {@link
+ * ReadyEntry}), so {@code queue(p).size() >= depth(p)}, but never at its head once every operation
+ * has returned, so {@code depth(p) == 0 ⇒ queue(p) is empty}. Depth is changed only under the
+ * monitor of the object whose state changes. Depth, never the queue, is what counts as work: the
+ * scheduler's selection and the workers' park check both read it, so they agree (issue 13, defect 1).
  */
 final class ReadyQueues {
 
@@ -46,14 +48,17 @@ final class ReadyQueues {
         return queues[p].poll();
     }
 
-    /** Whether any queue holds an entry. */
-    boolean anyQueued() {
-        for (int p = 0; p < queues.length; p++) {
-            if (!queues[p].isEmpty()) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * Removes the dead entries at the head of queue {@code p} (see {@link ReadyEntry}); called by
+     * whoever may have made that head dead.
+     */
+    void purgeDeadHead(int p) {
+        queues[p].purgeDeadHead();
+    }
+
+    /** Whether queue {@code p} holds an entry, dead or alive (for tests: dead ones do not stay). */
+    boolean isQueueEmpty(int p) {
+        return queues[p].isEmpty();
     }
 
     /** Objects READY at priority {@code p}. */

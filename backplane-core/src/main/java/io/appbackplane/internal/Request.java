@@ -59,7 +59,7 @@ final class Request {
     /** Fails the request because its backplane shut down before it could finish. */
     void abandon() {
         fail(new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the request to object '"
-                + key + "' of component '" + component.name() + "' finished (drain timeout elapsed)"));
+                + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"));
     }
 
     /** Whether the request has finished. */

@@ -24,9 +24,12 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     private PendingReply reply;
     private ActionNode continuation;
     private boolean active;
+    private int lastPriority = -1;
     /** The priority the current turn was charged to, and how many actions it has run. */
     int turnPriority;
     int turnActions;
+    /** Set when something other than an action failed during the turn: the object leaves RUNNING at once. */
+    boolean turnBroken;
     /** When the last action run with this context ended (or the step driver's boundary), on the backplane's clock. */
     long lastActionEnd;
 
@@ -55,13 +58,21 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         this.owner = Thread.currentThread();
         this.object = object;
         this.node = node;
+        this.lastPriority = node.priority;
         this.reply = null;
         this.continuation = null;
         this.active = true;
     }
 
+    /**
+     * Ends the action's context. Drops the object and the action (and with it the request, its
+     * future and result): a parked worker's context must not keep a released object or a result
+     * nobody else holds reachable (issue 13, defect 8).
+     */
     void end() {
         active = false;
+        object = null;
+        node = null;
     }
 
     /** The reply the finished action asked to wait for, if any (then cleared). */
@@ -78,8 +89,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         return c;
     }
 
-    ActionNode node() {
-        return node;
+    /** The priority of the last action begun with this context (for the step driver's report). */
+    int lastPriority() {
+        return lastPriority;
     }
 
     /**
@@ -91,6 +103,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
      */
     @Override
     public boolean mayContinue(int effectivePriority) {
+        if (turnBroken) {
+            return false;
+        }
         Scheduler scheduler = backplane.scheduler();
         boolean turnLeft = turnActions < scheduler.actionsPerTurn()
                 || (worker && turnActions < LONGEST_TURN && scheduler.noneReadyAt(turnPriority));

@@ -170,6 +170,6 @@ final class ScheduledTimer implements TimerHandle {
 
     @Override
     public String toString() {
-        return "Timer{" + component.name() + "/" + key + ", " + mode + "}";
+        return "Timer{" + component.name() + "/" + SafeText.of(key) + ", " + mode + "}";
     }
 }

@@ -59,7 +59,7 @@ final class Scheduler {
     ReadyEntry select(long now) {
         if (cpu.isLimited()) {
             if (!cpu.mayStart(now)) {
-                if (ready.anyQueued()) {
+                if (ready.totalDepth() > 0) {
                     cpu.throttled(now);
                     return ReadyEntry.THROTTLED;
                 }
@@ -74,8 +74,8 @@ final class Scheduler {
             long generation = quotas.generation();
             boolean quotaSpent = false;
             for (int p = 0; p < priorities; p++) {
-                // depth, not the queue: a queue of only stale entries holds no work (rule 6).
-                // Stale entries are dropped when they reach the head ahead of valid ones.
+                // Depth, not the queue, counts work (as the park check does): a stale entry is
+                // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
                 while (ready.depth(p) > 0) {
                     if (!quotas.tryCharge(p)) {
                         quotaSpent = true;
@@ -88,7 +88,9 @@ final class Scheduler {
                         quotas.refund(p);
                         break;
                     }
-                    if (entry.object.take(entry)) {
+                    WorkObject object = entry.object; // read once: null if the entry is dead
+                    if (object != null && object.take(entry)) {
+                        ready.purgeDeadHead(p); // the entry after it may be dead
                         return entry;
                     }
                     quotas.refund(p); // a stale entry: try this priority again
@@ -112,13 +114,38 @@ final class Scheduler {
         if (node == null) {
             node = object.next();
         }
+        Throwable escaped = null;
         if (node != null) {
-            runAction(context, object, node);
+            try {
+                runAction(context, object, node);
+            } catch (Throwable t) { // not the action's own failure (rule 15 catches that): a defect or a VM error
+                escaped = t;
+                context.turnBroken = true; // the object leaves RUNNING below; this turn goes no further
+                failQuietly(node.request, t);
+            }
             context.turnActions++;
         } else {
             context.lastActionEnd = clock.nanoTime();
         }
-        return decideAfterAction(context, object);
+        ReadyEntry after = decideAfterAction(context, object);
+        if (escaped != null) {
+            throwUnchecked(escaped); // to the worker, which survives it or is replaced (WorkerPool)
+        }
+        return after;
+    }
+
+    /** Finishes a request whose action's bookkeeping failed, if nothing else did; never throws. */
+    private static void failQuietly(Request request, Throwable failure) {
+        try {
+            request.fail(failure);
+        } catch (RuntimeException | Error ignored) {
+            // the request's own completion failed too: the worker reports the first failure
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void throwUnchecked(Throwable t) throws T {
+        throw (T) t;
     }
 
     /**
@@ -147,9 +174,12 @@ final class Scheduler {
 
     /** Runs a whole turn on a taken entry (the worker's loop body). */
     void runTurn(RunContext context, ReadyEntry taken) {
+        WorkObject object = taken.object;
+        taken.forget(); // it may stay its queue's dummy: it must not keep the object reachable
         context.turnPriority = taken.priority;
         context.turnActions = 0;
-        while (runTurnStep(context, taken.object) == WorkObject.CONTINUE) {
+        context.turnBroken = false;
+        while (runTurnStep(context, object) == WorkObject.CONTINUE) {
             // keep the object: rule 7's actions per turn
         }
     }
@@ -157,6 +187,12 @@ final class Scheduler {
     /** Makes a READY object's entry visible to workers and wakes one if any is parked. */
     void push(ReadyEntry entry) {
         ready.push(entry);
+        if (entry.isDead()) {
+            // Killed between its object's monitor and this push (its priority rose or its work was
+            // cancelled): the killer's purge may have run before the push, so purge it here.
+            ready.purgeDeadHead(entry.priority);
+            return;
+        }
         backplane.signalWork();
     }
 
@@ -182,7 +218,7 @@ final class Scheduler {
         long end = clock.nanoTime();
         context.lastActionEnd = end;
         long runTime = end - start;
-        context.cpuMeter.actionRan(runTime);
+        context.cpuMeter.actionRan(start, end);
         backplane.actionRan(object.component, node, start - node.enqueuedAt, runTime);
         if (runTime > slowActionNanos) {
             slowAction(object, node, runTime);
@@ -191,7 +227,7 @@ final class Scheduler {
         ActionNode continuation = context.takeContinuation();
         if (failure == null && result != null && (reply != null || continuation != null)) {
             failure = new IllegalStateException("an action that calls awaitReply or yieldTo must return that call's value"
-                    + " (null), but the action on object '" + object.key + "' returned " + result);
+                    + " (null), but the action on object '" + SafeText.of(object.key) + "' returned " + SafeText.of(result));
         }
         if (failure != null) {
             request.fail(failure); // an awaited reply or continuation of a failed action is dropped
@@ -242,9 +278,12 @@ final class Scheduler {
         return quotas.tryCharge(priority);
     }
 
-    /** Whether a worker that found nothing should look again rather than park. */
+    /**
+     * Whether a worker that found nothing should look again rather than park: an object is READY
+     * (the depth counters, what {@link #select} polls by) and the CPU budget lets it start.
+     */
     boolean hasRunnableWork() {
-        return ready.anyQueued() && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
+        return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
     }
 
     /** Whether any object is READY (cheap: the depth counters), for a worker spinning before it parks. */
@@ -252,9 +291,9 @@ final class Scheduler {
         return ready.totalDepth() > 0;
     }
 
-    /** Whether any ready queue holds an entry (the CPU budget may still hold it back). */
+    /** Whether any object is READY (the CPU budget may still hold it back). */
     boolean hasQueuedWork() {
-        return ready.anyQueued();
+        return ready.totalDepth() > 0;
     }
 
     /** Nanoseconds until more CPU budget is released (for a throttled worker's timed park). */

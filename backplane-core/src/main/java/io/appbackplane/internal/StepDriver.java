@@ -47,8 +47,10 @@ final class StepDriver implements Stepper {
                 return Step.THROTTLED;
             }
             object = entry.object;
+            entry.forget(); // it may stay its queue's dummy: it must not keep the object reachable
             context.turnPriority = entry.priority;
             context.turnActions = 0;
+            context.turnBroken = false;
         }
         int before = context.turnActions;
         ReadyEntry after = scheduler.runTurnStep(context, object);
@@ -56,8 +58,7 @@ final class StepDriver implements Stepper {
         if (context.turnActions == before) {
             return step(); // the object's work was cancelled before it ran: look again
         }
-        ActionNode node = context.node();
-        return new Step(Kind.RAN, object.component.name(), object.key, node.priority);
+        return new Step(Kind.RAN, object.component.name(), object.key, context.lastPriority());
     }
 
     @Override

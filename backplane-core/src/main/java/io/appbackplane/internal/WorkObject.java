@@ -138,7 +138,7 @@ final class WorkObject {
             case READY:
                 if (node.priority < readyEntry.priority) {
                     // Rule 7: priority rises → leave the old queue (entry goes stale), join the new tail.
-                    component.ready.decrementDepth(readyEntry.priority);
+                    goStale();
                     return becomeReady();
                 }
                 return null;
@@ -343,9 +343,8 @@ final class WorkObject {
         minPriority = NO_PRIORITY;
         countAtMin = 0;
         if (state == READY && front == null) {
-            component.ready.decrementDepth(readyEntry.priority);
-            readyEntry = null;
-            state = IDLE; // its entry goes stale; the caller then tries to release the object
+            goStale();
+            state = IDLE; // the caller then tries to release the object
         }
         loadChanged();
         return removed;
@@ -377,8 +376,7 @@ final class WorkObject {
             awaiting = null;
         }
         if (state == READY) {
-            component.ready.decrementDepth(readyEntry.priority);
-            readyEntry = null;
+            goStale();
             state = IDLE;
         } else if (state == WAITING) {
             component.waitingChanged(-1);
@@ -418,6 +416,20 @@ final class WorkObject {
     /** The priority the object is scheduled at: its most urgent outstanding action's. */
     private int effectivePriority() {
         return front == null ? minPriority : Math.min(front.priority, minPriority);
+    }
+
+    /**
+     * The current entry stops being valid (the object leaves READY other than by a take, or moves
+     * to a more urgent queue): uncount it, kill it and drop it from its queue's head if it is there
+     * (see {@link ReadyEntry}), so that it is neither mistaken for work nor keeps this object
+     * reachable. Under the monitor; the purge is lock-free and never blocks.
+     */
+    private void goStale() {
+        ReadyEntry stale = readyEntry;
+        readyEntry = null;
+        component.ready.decrementDepth(stale.priority);
+        stale.kill();
+        component.ready.purgeDeadHead(stale.priority);
     }
 
     private ReadyEntry becomeReady() {
@@ -462,7 +474,7 @@ final class WorkObject {
 
     private void checkState(int expected) {
         if (state != expected) {
-            throw new IllegalStateException("object '" + key + "' is in state " + state + ", expected " + expected);
+            throw new IllegalStateException("object '" + SafeText.of(key) + "' is in state " + state + ", expected " + expected);
         }
     }
 
@@ -497,6 +509,6 @@ final class WorkObject {
 
     @Override
     public String toString() {
-        return "WorkObject{" + component.name() + "/" + key + "}";
+        return "WorkObject{" + component.name() + "/" + SafeText.of(key) + "}";
     }
 }

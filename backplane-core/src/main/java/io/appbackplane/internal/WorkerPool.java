@@ -54,6 +54,8 @@ final class WorkerPool {
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicInteger idle = new AtomicInteger();
     private final AtomicInteger nextId = new AtomicInteger();
+    /** Workers that died of an error and were replaced. */
+    private final java.util.concurrent.atomic.AtomicLong replaced = new java.util.concurrent.atomic.AtomicLong();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private volatile boolean stopping;
 
@@ -144,6 +146,23 @@ final class WorkerPool {
         return idle.get();
     }
 
+    /** Workers replaced after dying of an error (statistics). */
+    long replaced() {
+        return replaced.get();
+    }
+
+    /**
+     * A worker died of an error that no turn could absorb (its object has already left RUNNING,
+     * see {@code Scheduler.runTurnStep}): count it and start another, so the pool does not stay
+     * below its target (rule 9). Not while stopping: a stopping pool shrinks to nothing anyway.
+     */
+    private void replaceLostWorker(Throwable cause) {
+        replaced.incrementAndGet();
+        LOG.log(System.Logger.Level.ERROR, "backplane ''" + backplaneName + "'': a worker died of an unexpected error;"
+                + " starting a replacement", cause);
+        setThreads(target.get());
+    }
+
     /**
      * A worker (or a test's stand-in for one) that found nothing: announces itself idle, looks for
      * work once more, and parks unless it found some (see the class comment).
@@ -222,6 +241,7 @@ final class WorkerPool {
         public void run() {
             DefaultBackplane.CURRENT.set(backplane);
             context.cpuMeter.start();
+            Throwable lost = null;
             try {
                 boolean justRan = false;
                 while (!shouldExit()) {
@@ -232,10 +252,13 @@ final class WorkerPool {
                         if (!spinForWork()) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
+                            context.cpuMeter.woke();
                         }
                     } else if (entry == ReadyEntry.THROTTLED) {
                         context.cpuMeter.flush();
+                        context.cpuMeter.parking();
                         awaitWork(this, scheduler.nanosUntilRelease());
+                        context.cpuMeter.woke();
                     } else {
                         justRan = true;
                         BUSY.setRelease(this, true);
@@ -250,10 +273,15 @@ final class WorkerPool {
                         }
                     }
                 }
+            } catch (Throwable t) { // any other error ends this thread; the finally below logs it and replaces the worker
+                lost = t;
             } finally {
                 context.cpuMeter.flush();
                 workers.remove(this);
                 int remaining = retired ? live.get() : live.decrementAndGet();
+                if (lost != null && !stopping) {
+                    replaceLostWorker(lost);
+                }
                 if (stopping && remaining == 0) {
                     terminated.complete(null);
                 }

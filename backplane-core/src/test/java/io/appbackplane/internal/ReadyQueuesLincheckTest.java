@@ -133,11 +133,14 @@ public class ReadyQueuesLincheckTest {
             List<WorkObject> taken = new ArrayList<>();
             for (int p = 0; p < PRIORITIES; p++) {
                 int depth = ready.depth(p);
+                // Stale entries are purged from the head (issue 13, defect 1): no work, no entry.
+                require(depth > 0 || ready.isQueueEmpty(p), "depth(" + p + ") = 0 but its queue holds a stale entry");
                 int valid = 0;
                 for (ReadyEntry e = ready.poll(p); e != null; e = ready.poll(p)) {
-                    if (e.object.take(e)) {
+                    WorkObject object = e.object;
+                    if (object != null && object.take(e)) {
                         valid++;
-                        taken.add(e.object);
+                        taken.add(object);
                     }
                 }
                 require(valid == depth, "depth(" + p + ") = " + depth + " but queue " + p + " holds " + valid + " valid entries");
