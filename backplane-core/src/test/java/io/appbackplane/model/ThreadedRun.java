@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       once, or it was cancelled while queued and never started;
  *   <li>per-key order: an object runs one action at a time, its requests in submission order, and
  *       a waiting action's reply handler is the object's next action;
- *   <li>priorities are not inverted beyond one action per worker: once a request at a priority
- *       with an unlimited quota is ready (submitted to an object with nothing outstanding), at
+ *   <li>priorities are not inverted beyond one action per worker: once a request is ready at a
+ *       priority with an unlimited quota (and so are the more urgent ones its object may rise to
+ *       meanwhile) (submitted to an object with nothing outstanding), at
  *       most one action of a less urgent object per worker starts before it (a worker that
  *       selected just before it became ready). An object's priority is that of its most urgent
  *       outstanding action (rule 7), so a less urgent action queued ahead of an urgent one on its
@@ -250,8 +251,8 @@ final class ThreadedRun {
         for (Req req : requests.values()) {
             Start x = started.get(req.submit.id());
             int p = req.submit.priority();
-            if (x == null || !req.fresh || scenario.effectiveQuota(p) != Scenario.UNLIMITED_QUOTA) {
-                continue;
+            if (x == null || !req.fresh || !unlimitedQuotasFrom(mostUrgentOnKeyBefore(req.submit.key(), x), p)) {
+                continue; // a spent quota at the object's priority lets less urgent work run first (rule 6)
             }
             List<String> overtaking = starts.stream()
                     .filter(s -> s.startNanos() > req.submittedAt && s.startNanos() < x.startNanos()
@@ -278,6 +279,24 @@ final class ThreadedRun {
                         + " ns, bound " + bound + " ns");
             }
         });
+    }
+
+    /**
+     * The most urgent priority the object of {@code key} may have risen to before {@code x} started:
+     * that of any request for it whose submit call began by then.
+     */
+    private int mostUrgentOnKeyBefore(String key, Start x) {
+        return requests.values().stream().filter(r -> r.submit.key().equals(key) && r.submitBegan < x.startNanos())
+                .mapToInt(r -> r.submit.priority()).min().orElse(x.priority());
+    }
+
+    private boolean unlimitedQuotasFrom(int from, int to) {
+        for (int q = from; q <= to; q++) {
+            if (scenario.effectiveQuota(q) != Scenario.UNLIMITED_QUOTA) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
