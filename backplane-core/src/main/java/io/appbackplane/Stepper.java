@@ -14,6 +14,14 @@ public interface Stepper {
     Step runNext();
 
     /**
+     * When the last {@link #runNext()} (or the last step of {@link #runUntilIdle()}) returned
+     * {@link Step#THROTTLED}: how long from now, on the backplane's clock, until more CPU budget is
+     * released (the next budget slice or the next real tick), so a test can advance a {@code
+     * ManualClock} by exactly that. Empty after any other outcome.
+     */
+    java.util.Optional<java.time.Duration> throttledFor();
+
+    /**
      * Runs actions until none can run (idle, throttled, or only waiting objects left).
      *
      * @return how many actions ran

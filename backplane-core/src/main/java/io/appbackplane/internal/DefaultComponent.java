@@ -247,6 +247,12 @@ final class DefaultComponent implements BackplaneComponent {
     }
 
     private boolean askForRoom(Request request) {
+        if (request.timer != null) {
+            // A timer firing is dispatched by the thread that also fires real ticks and reply
+            // timeouts: no user hook runs there (a slow or failing one would hold up the whole
+            // backplane's ticks). At the limit the firing is skipped and counted (rule 13).
+            return false;
+        }
         try {
             return makeRoom.makeRoom(this);
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected

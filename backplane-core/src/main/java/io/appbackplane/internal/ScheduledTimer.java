@@ -77,6 +77,12 @@ final class ScheduledTimer implements TimerHandle {
                     return;
                 }
                 LOG.log(System.Logger.Level.DEBUG, "timer firing rejected: {0}", e.getMessage());
+            } catch (RuntimeException | Error e) {
+                // Nothing of the user's runs here any more (no make-room hook for a firing), but a
+                // failure to queue one firing must never end the timer: skip it and go on.
+                outstanding = false;
+                skipped.incrementAndGet();
+                LOG.log(System.Logger.Level.ERROR, "timer " + this + ": a firing could not be queued; skipped", e);
             }
         }
         switch (mode) {

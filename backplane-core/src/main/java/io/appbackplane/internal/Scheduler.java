@@ -296,6 +296,11 @@ final class Scheduler {
         return ready.totalDepth() > 0;
     }
 
+    /** When, on the backplane's clock, more CPU budget is released: the next slice or the period's end. */
+    long nextBudgetRelease() {
+        return cpu.nextReleaseAt(clock.nanoTime());
+    }
+
     /** Nanoseconds until more CPU budget is released (for a throttled worker's timed park). */
     long nanosUntilRelease() {
         long now = clock.nanoTime();

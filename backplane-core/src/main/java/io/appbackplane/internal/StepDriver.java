@@ -15,6 +15,9 @@ final class StepDriver implements Stepper {
     private final Scheduler scheduler;
     private final RunContext context;
     private WorkObject current;
+    private static final long NOT_THROTTLED = Long.MIN_VALUE;
+    /** When the last step was THROTTLED: the clock time budget comes back; else {@link #NOT_THROTTLED}. */
+    private long throttledUntil = NOT_THROTTLED;
 
     StepDriver(DefaultBackplane backplane) {
         this.backplane = backplane;
@@ -33,7 +36,22 @@ final class StepDriver implements Stepper {
         }
     }
 
+    /**
+     * One step. A loop, not a recursion: a turn whose object had nothing left to run (its work was
+     * cancelled between steps) ends and the driver selects again, as often as that happens.
+     */
     private Step step() {
+        throttledUntil = NOT_THROTTLED;
+        while (true) {
+            Step step = tryStep();
+            if (step != null) {
+                return step;
+            }
+        }
+    }
+
+    /** One attempt: a step, or null if the object taken had nothing to run (look again). */
+    private Step tryStep() {
         WorkObject object = current;
         if (object != null && scheduler.redecideTurn(context, object) != WorkObject.CONTINUE) {
             object = current = null; // more urgent work arrived since the last step: end the turn
@@ -44,6 +62,7 @@ final class StepDriver implements Stepper {
                 return Step.IDLE;
             }
             if (entry == ReadyEntry.THROTTLED) {
+                throttledUntil = scheduler.nextBudgetRelease();
                 return Step.THROTTLED;
             }
             object = entry.object;
@@ -56,9 +75,17 @@ final class StepDriver implements Stepper {
         ReadyEntry after = scheduler.runTurnStep(context, object);
         current = after == WorkObject.CONTINUE ? object : null;
         if (context.turnActions == before) {
-            return step(); // the object's work was cancelled before it ran: look again
+            return null; // the object's work was cancelled before it ran: look again
         }
         return new Step(Kind.RAN, object.component.name(), object.key, context.lastPriority());
+    }
+
+    @Override
+    public java.util.Optional<java.time.Duration> throttledFor() {
+        if (throttledUntil == NOT_THROTTLED) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.time.Duration.ofNanos(Math.max(0, throttledUntil - backplane.clock().nanoTime())));
     }
 
     @Override
