@@ -249,9 +249,18 @@ public final class DefaultBackplane implements Backplane {
         checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
         if (request.system) {
             outstanding.admit();
-        } else if (!outstanding.tryAdmit(policy.operationLimit())) {
-            throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
-                    + " outstanding-operation limit (" + policy.operationLimit() + "); back off and retry later");
+        } else {
+            BackplanePolicy current = policy;
+            int threshold = current.admissionThreshold(request.priority); // rule 11: less urgent work leaves a reserve
+            if (!outstanding.tryAdmit(threshold)) {
+                int limit = current.operationLimit();
+                String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
+                        : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of"
+                                + " its outstanding-operation limit (" + limit + "; the admission reserve "
+                                + current.admissionReserve() + " keeps the rest for more urgent priorities)";
+                throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at " + share
+                        + "; back off and retry later");
+            }
         }
         try {
             checkOpen(component, request);

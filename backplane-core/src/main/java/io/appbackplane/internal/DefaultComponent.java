@@ -3,6 +3,7 @@ package io.appbackplane.internal;
 import io.appbackplane.Action;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.ComponentSpec;
@@ -55,6 +56,8 @@ final class DefaultComponent implements BackplaneComponent {
     private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile int operationLimit;
+    /** The component's own admission reserve, or NaN to follow the backplane policy's (which may change). */
+    private final double ownAdmissionReserve;
     final ActionCounters counters = new ActionCounters();
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
@@ -67,6 +70,7 @@ final class DefaultComponent implements BackplaneComponent {
         this.name = spec.name();
         this.makeRoom = spec.makeRoom();
         this.operationLimit = spec.operationLimit();
+        this.ownAdmissionReserve = spec.admissionReserve().orElse(Double.NaN);
         this.ready = ready;
         this.dependencies = spec.dependencies();
         this.hooks = spec.hooks();
@@ -230,6 +234,10 @@ final class DefaultComponent implements BackplaneComponent {
     /**
      * Counts the request in, or throws the rejection that tells the caller to back off. A system
      * request (a state transition) is exempt from the limits and is admitted while draining.
+     *
+     * <p>Rule 11: a request at priority p is admitted while fewer than {@link #admissionThreshold}(p)
+     * requests (of any priority) are outstanding; the rest of the limit is the reserve that less
+     * urgent work never takes, so a flood of it alone cannot get a more urgent request rejected.
      */
     private void admit(Request request) {
         backplane.admit(this, request); // backplane-wide: closed? total limit?
@@ -237,18 +245,24 @@ final class DefaultComponent implements BackplaneComponent {
             outstanding.admit();
             return;
         }
-        if (outstanding.tryAdmit(operationLimit) || (askForRoom(request) && outstanding.tryAdmit(operationLimit))) {
+        int threshold = admissionThreshold(request.priority);
+        if (outstanding.tryAdmit(threshold)
+                || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority)))) {
             return;
         }
         backplane.unadmit();
+        int limit = operationLimit;
+        String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
+                : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of its"
+                        + " outstanding-operation limit (" + limit + "; the admission reserve " + admissionReserve()
+                        + " keeps the rest for more urgent priorities)";
         throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
-                + "' is at its outstanding-operation limit (" + operationLimit
-                + ") and could not make room; back off and retry later");
+                + "' is at " + share + " and could not make room; back off and retry later");
     }
 
     private boolean askForRoom(Request request) {
         try {
-            return makeRoom.makeRoom(this);
+            return makeRoom.makeRoom(this, request.priority);
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
             countRejected(request);
@@ -403,6 +417,20 @@ final class DefaultComponent implements BackplaneComponent {
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
         this.operationLimit = limit;
+    }
+
+    @Override
+    public double admissionReserve() {
+        double own = ownAdmissionReserve;
+        return Double.isNaN(own) ? backplane.policy().admissionReserve() : own;
+    }
+
+    @Override
+    public int admissionThreshold(int priority) {
+        BackplanePolicy policy = backplane.policy();
+        double own = ownAdmissionReserve;
+        return BackplanePolicy.admissionThreshold(operationLimit, Double.isNaN(own) ? policy.admissionReserve() : own,
+                policy.checkPriority(priority), policy.priorities());
     }
 
     @Override
