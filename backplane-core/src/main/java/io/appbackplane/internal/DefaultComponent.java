@@ -273,7 +273,9 @@ final class DefaultComponent implements BackplaneComponent {
     /** Counts {@code request} as rejected and returns the exception that tells its caller. */
     BackplaneRejectedException reject(Request request, Reason reason, String message) {
         countRejected(request);
-        return new BackplaneRejectedException(reason, backplane.name(), name, message);
+        // after shutdown began nothing is retryable here: the node is going away (DESIGN §3.2)
+        return new BackplaneRejectedException(reason, backplane.name(), name, message,
+                reason != Reason.CLOSED && !backplane.isShutdown());
     }
 
     private void countRejected(Request request) {
@@ -290,17 +292,17 @@ final class DefaultComponent implements BackplaneComponent {
         counters.rejected.increment();
         endpoint.counters.submitted.increment();
         endpoint.counters.rejected.increment();
-        return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message);
+        return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message, !backplane.isShutdown());
     }
 
     /** Called exactly once per accepted request, by {@link Request}. */
-    void requestFinished(Request request, boolean success) {
+    void requestFinished(Request request, boolean success, boolean byShutdown) {
         outstanding.finish();
         counters.finished(success);
         if (request.endpoint != null) {
             request.endpoint.finished(success);
         }
-        backplane.requestFinished(request, success);
+        backplane.requestFinished(request, success, byShutdown);
     }
 
     void waitingChanged(int delta) {
