@@ -23,9 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * CompletableFuture<String> done = orders.submit("order-42", 2, ctx -> "placed");
  * }</pre>
  *
- * <p>Thread-safe. Closing it stops accepting work, lets accepted work finish within a drain timeout
- * and fails whatever is left with {@link BackplaneShutdownException}: nothing accepted is dropped
- * silently.
+ * <p>Thread-safe. Closing it stops accepting work from outside, lets accepted work (and the follow-up
+ * work its actions submit) finish within a drain timeout, moves the components DOWN and fails
+ * whatever is left with {@link BackplaneShutdownException}: nothing accepted is dropped silently.
  */
 public interface Backplane extends AutoCloseable {
 
@@ -114,14 +114,33 @@ public interface Backplane extends AutoCloseable {
     Stepper stepper();
 
     /**
-     * Starts shutting down: new requests are rejected at once; accepted ones may finish (including
-     * replies they wait for) for up to {@code drainTimeout}, measured on the backplane's clock;
-     * then whatever is left fails with {@link BackplaneShutdownException} and the workers stop.
-     * Idempotent: later calls return the same future.
-     *
-     * @return completes when the workers have stopped, with what was drained and what was failed
+     * Starts shutting down, with {@code drainTimeout} for the drain and again for the DOWN hooks:
+     * {@link #shutdown(Duration, Duration) shutdown(drainTimeout, drainTimeout)}.
      */
     CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout);
+
+    /**
+     * Starts shutting down, in this order (DESIGN §3.2):
+     *
+     * <ol>
+     *   <li>Work from outside the backplane is rejected at once ({@link
+     *       BackplaneRejectedException.Reason#CLOSED CLOSED}, not retryable); timers stop firing.
+     *   <li>Accepted work drains (including replies it waits for), and so does follow-up work that
+     *       the backplane's own actions submit to its components while it drains, for up to {@code
+     *       drainTimeout} on the backplane's clock. At the timeout, what is still queued or waiting
+     *       for a reply fails with {@link BackplaneShutdownException}; running actions finish.
+     *   <li>The components move DOWN, dependents first, running their DOWN hooks (skipped if nothing
+     *       was ever moved up), for up to {@code downTimeout}.
+     *   <li>Whatever remains fails with {@link BackplaneShutdownException}; the workers stop.
+     * </ol>
+     *
+     * A zero timeout skips waiting in its phase. Idempotent: later calls return the same future.
+     * May be called from one of the backplane's own actions (it does not wait).
+     *
+     * @return completes when the workers have stopped, with what was drained and what was failed
+     * @throws IllegalArgumentException if a timeout is negative
+     */
+    CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout, Duration downTimeout);
 
     /**
      * Whether the calling thread is running this backplane's work: one of its workers, or the
@@ -134,8 +153,11 @@ public interface Backplane extends AutoCloseable {
     boolean isShutdown();
 
     /**
-     * Shuts down with {@link #DEFAULT_DRAIN_TIMEOUT} and waits for it; in step mode, fails what
-     * is left at once.
+     * Shuts down with {@link #DEFAULT_DRAIN_TIMEOUT} (for the drain and for the DOWN hooks) and
+     * waits for it; in step mode, fails what is left at once.
+     *
+     * @throws IllegalStateException at once when called from one of the backplane's own actions,
+     *     which the drain would wait for (call {@link #shutdown(Duration)} there instead)
      */
     @Override
     void close();

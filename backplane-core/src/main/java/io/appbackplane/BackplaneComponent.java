@@ -151,6 +151,21 @@ public interface BackplaneComponent {
     void setOperationLimit(int limit);
 
     /**
+     * The admission reserve in force (DESIGN rule 11): the component's own, else its backplane
+     * policy's; see {@link ComponentSpec#withAdmissionReserve}.
+     */
+    double admissionReserve();
+
+    /**
+     * How many outstanding requests the component admits a request at {@code priority} up to: the
+     * {@linkplain #operationLimit() limit} less the reserve kept for more urgent priorities (the
+     * whole limit for priority 0).
+     *
+     * @throws IllegalArgumentException if the backplane has no such priority
+     */
+    int admissionThreshold(int priority);
+
+    /**
      * Requests accepted but not yet finished: exact while nothing changes; while requests come and
      * go, a moment-old value that may be slightly low, never above the limit.
      */

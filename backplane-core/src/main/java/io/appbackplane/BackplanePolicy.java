@@ -32,6 +32,8 @@ public final class BackplanePolicy {
     static final int DEFAULT_CPU_BUDGET_SLICES = 10;
     static final Duration DEFAULT_SLOW_ACTION_THRESHOLD = Duration.ofMillis(100);
     static final int DEFAULT_OPERATION_LIMIT = 1_000_000;
+    /** The default {@linkplain #admissionReserve() admission reserve}: a tenth of a limit. */
+    public static final double DEFAULT_ADMISSION_RESERVE = 0.1;
     static final Duration MIN_PERIOD = Duration.ofMillis(1);
     static final Duration MAX_PERIOD = Duration.ofHours(1);
 
@@ -43,6 +45,7 @@ public final class BackplanePolicy {
     private final Duration slowActionThreshold;
     private final int actionsPerTurn;
     private final int operationLimit;
+    private final double admissionReserve;
 
     private BackplanePolicy(Builder b, int[] quotas) {
         this.quotas = quotas;
@@ -53,6 +56,7 @@ public final class BackplanePolicy {
         this.slowActionThreshold = b.slowActionThreshold;
         this.actionsPerTurn = b.actionsPerTurn;
         this.operationLimit = b.operationLimit;
+        this.admissionReserve = b.admissionReserve;
     }
 
     /** A builder with every value at its default. */
@@ -140,6 +144,58 @@ public final class BackplanePolicy {
         return operationLimit;
     }
 
+    /**
+     * The admission reserve (DESIGN rule 11): the share of an outstanding-operation limit that the
+     * least urgent priority leaves free for more urgent ones, in [0, 1). Priority p of P may fill a
+     * limit L only up to {@code L − ceil(L × reserve × p / (P − 1))} outstanding requests (at least
+     * 1), so priority 0 may use the whole limit and a flood of less urgent work never takes the
+     * last slots. 0 turns the reserve off. It applies to the backplane's total limit, and to every
+     * component's limit unless the component sets its own ({@link
+     * ComponentSpec#withAdmissionReserve}). Default {@value #DEFAULT_ADMISSION_RESERVE}.
+     */
+    public double admissionReserve() {
+        return admissionReserve;
+    }
+
+    /**
+     * How many requests at {@code priority} the backplane's total limit admits: {@link
+     * #operationLimit()} minus the {@linkplain #admissionReserve() reserve} kept for more urgent
+     * priorities.
+     */
+    public int admissionThreshold(int priority) {
+        return admissionThreshold(operationLimit, admissionReserve, checkPriority(priority), priorities());
+    }
+
+    /**
+     * The admission rule's arithmetic (DESIGN rule 11), shared by components and the backplane: how
+     * many requests of {@code priority} (of {@code priorities}) a limit of {@code limit} admits,
+     * {@code limit − ceil(limit × reserve × priority / (priorities − 1))}, at least 1. Computed in
+     * millionths of the reserve, so the result is exact (no floating-point ceiling of 500.0000001).
+     */
+    public static int admissionThreshold(int limit, double reserve, int priority, int priorities) {
+        if (priority <= 0 || priorities <= 1 || reserve <= 0) {
+            return limit;
+        }
+        long millionths = Math.round(reserve * 1_000_000);
+        long numerator = (long) limit * millionths * priority;
+        long denominator = 1_000_000L * (priorities - 1);
+        long kept = (numerator + denominator - 1) / denominator; // ceil: any reserve keeps at least one slot
+        return (int) Math.max(1, limit - kept);
+    }
+
+    /**
+     * Checks an admission reserve: a fraction in [0, 1).
+     *
+     * @throws IllegalArgumentException naming {@code what} and the allowed range
+     */
+    public static double checkAdmissionReserve(String what, double reserve) {
+        if (!(reserve >= 0 && reserve < 1)) { // also rejects NaN
+            throw new IllegalArgumentException(what + " = " + reserve + " is invalid; allowed: 0 (no reserve) up to but"
+                    + " excluding 1, a fraction of the limit such as 0.1");
+        }
+        return reserve;
+    }
+
     /** A builder holding this policy's values. */
     public Builder toBuilder() {
         Builder b = new Builder()
@@ -150,7 +206,8 @@ public final class BackplanePolicy {
                 .threads(threads)
                 .slowActionThreshold(slowActionThreshold)
                 .actionsPerTurn(actionsPerTurn)
-                .operationLimit(operationLimit);
+                .operationLimit(operationLimit)
+                .admissionReserve(admissionReserve);
         for (int p = 0; p < quotas.length; p++) {
             b.quota(p, quotas[p]);
         }
@@ -180,13 +237,14 @@ public final class BackplanePolicy {
                 && threads == p.threads
                 && slowActionThreshold.equals(p.slowActionThreshold)
                 && actionsPerTurn == p.actionsPerTurn
-                && operationLimit == p.operationLimit;
+                && operationLimit == p.operationLimit
+                && Double.compare(admissionReserve, p.admissionReserve) == 0;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(Arrays.hashCode(quotas), cpuLimit, integrationPeriod, cpuBudgetSlices, threads,
-                slowActionThreshold, actionsPerTurn, operationLimit);
+                slowActionThreshold, actionsPerTurn, operationLimit, admissionReserve);
     }
 
     @Override
@@ -194,7 +252,7 @@ public final class BackplanePolicy {
         return "BackplanePolicy{priorities=" + quotas.length + ", quotas=" + quotasText() + ", cpuLimit=" + cpuLimit
                 + ", integrationPeriod=" + integrationPeriod + ", cpuBudgetSlices=" + cpuBudgetSlices + ", threads="
                 + threads + ", slowActionThreshold=" + slowActionThreshold + ", actionsPerTurn=" + actionsPerTurn
-                + ", operationLimit=" + operationLimit + "}";
+                + ", operationLimit=" + operationLimit + ", admissionReserve=" + admissionReserve + "}";
     }
 
     private String quotasText() {
@@ -217,6 +275,7 @@ public final class BackplanePolicy {
         private Duration slowActionThreshold = DEFAULT_SLOW_ACTION_THRESHOLD;
         private int actionsPerTurn = 1;
         private int operationLimit = DEFAULT_OPERATION_LIMIT;
+        private double admissionReserve = DEFAULT_ADMISSION_RESERVE;
 
         private Builder() {}
 
@@ -299,6 +358,15 @@ public final class BackplanePolicy {
         /** The backplane's total outstanding-request limit, 1..{@value Integer#MAX_VALUE} (default 1,000,000). */
         public Builder operationLimit(int limit) {
             this.operationLimit = inRange("operation-limit", limit, 1, Integer.MAX_VALUE);
+            return this;
+        }
+
+        /**
+         * The {@linkplain BackplanePolicy#admissionReserve() admission reserve}, a fraction in [0, 1)
+         * (default {@value BackplanePolicy#DEFAULT_ADMISSION_RESERVE}; 0 turns it off).
+         */
+        public Builder admissionReserve(double reserve) {
+            this.admissionReserve = checkAdmissionReserve("admission-reserve", reserve);
             return this;
         }
 

@@ -4,7 +4,9 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A request was not accepted: the caller should back off and retry later (or give up). Thrown
- * synchronously by the submitting call, so a rejected request is never silently lost.
+ * synchronously by the submitting call, so a rejected request is never silently lost. A rejection
+ * after the backplane began to shut down is never {@linkplain #isRetryable() retryable}, whatever
+ * its reason: the node is going away, so a client should go elsewhere.
  */
 public class BackplaneRejectedException extends RejectedExecutionException {
 
@@ -25,12 +27,21 @@ public class BackplaneRejectedException extends RejectedExecutionException {
     private final Reason reason;
     private final String backplane;
     private final String component;
+    private final boolean retryable;
 
+    /** A rejection that is retryable unless its reason is {@link Reason#CLOSED}. */
     public BackplaneRejectedException(Reason reason, String backplane, String component, String message) {
+        this(reason, backplane, component, message, reason != Reason.CLOSED);
+    }
+
+    /** A rejection that says whether retrying later may succeed. */
+    public BackplaneRejectedException(Reason reason, String backplane, String component, String message,
+            boolean retryable) {
         super(message);
         this.reason = reason;
         this.backplane = backplane;
         this.component = component;
+        this.retryable = retryable;
     }
 
     /** Why the request was rejected. */
@@ -48,8 +59,12 @@ public class BackplaneRejectedException extends RejectedExecutionException {
         return component;
     }
 
-    /** Whether retrying later may succeed (false once the backplane is closed). */
+    /**
+     * Whether retrying later may succeed: false for {@link Reason#CLOSED} and for any rejection
+     * after shutdown began (a {@link Reason#STATE} rejection by a component going DOWN, a limit met
+     * by follow-up work while draining).
+     */
     public boolean isRetryable() {
-        return reason != Reason.CLOSED;
+        return retryable;
     }
 }

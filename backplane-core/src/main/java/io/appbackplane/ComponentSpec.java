@@ -7,11 +7,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * How to install a component: its name, its outstanding-request limit and its make-room hook
- * (DESIGN rule 11). Immutable; the {@code with...} methods return modified copies.
+ * How to install a component: its name, its outstanding-request limit, the admission reserve
+ * within it and its make-room hook (DESIGN rule 11). Immutable; the {@code with...} methods return modified copies.
  */
 public final class ComponentSpec {
 
@@ -20,14 +21,17 @@ public final class ComponentSpec {
 
     private final String name;
     private final int operationLimit;
+    /** The component's own admission reserve, or NaN to use the backplane policy's. */
+    private final double admissionReserve;
     private final MakeRoom makeRoom;
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
 
-    private ComponentSpec(String name, int operationLimit, MakeRoom makeRoom, Set<String> dependencies,
-            Map<ComponentState, List<StateHook>> hooks) {
+    private ComponentSpec(String name, int operationLimit, double admissionReserve, MakeRoom makeRoom,
+            Set<String> dependencies, Map<ComponentState, List<StateHook>> hooks) {
         this.name = name;
         this.operationLimit = operationLimit;
+        this.admissionReserve = admissionReserve;
         this.makeRoom = makeRoom;
         this.dependencies = dependencies;
         this.hooks = hooks;
@@ -39,7 +43,7 @@ public final class ComponentSpec {
         if (name.isBlank()) {
             throw new IllegalArgumentException("component name is blank; allowed: a non-blank name");
         }
-        return new ComponentSpec(name, DEFAULT_OPERATION_LIMIT, MakeRoom.NEVER, Set.of(), Map.of());
+        return new ComponentSpec(name, DEFAULT_OPERATION_LIMIT, Double.NaN, MakeRoom.NEVER, Set.of(), Map.of());
     }
 
     /** The same spec with an outstanding-request limit of {@code limit} (1..{@value Integer#MAX_VALUE}). */
@@ -48,12 +52,28 @@ public final class ComponentSpec {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        return new ComponentSpec(name, limit, makeRoom, dependencies, hooks);
+        return new ComponentSpec(name, limit, admissionReserve, makeRoom, dependencies, hooks);
     }
 
-    /** The same spec with a make-room hook, asked for room when the component is at its limit. */
+    /**
+     * The same spec with its own admission reserve (DESIGN rule 11), a fraction of the operation
+     * limit in [0, 1) that less urgent priorities leave free for more urgent ones: priority p of P
+     * may fill the limit only up to {@code limit − ceil(limit × reserve × p / (P − 1))}, at least 1
+     * (see {@link BackplanePolicy#admissionReserve()}). 0 lets every priority fill the whole limit.
+     * Without this, the component uses its backplane policy's reserve (default {@value
+     * BackplanePolicy#DEFAULT_ADMISSION_RESERVE}).
+     */
+    public ComponentSpec withAdmissionReserve(double reserve) {
+        BackplanePolicy.checkAdmissionReserve("admission-reserve for component '" + name + "'", reserve);
+        return new ComponentSpec(name, operationLimit, reserve, makeRoom, dependencies, hooks);
+    }
+
+    /**
+     * The same spec with a make-room hook, asked for room when a request finds the component at the
+     * share of its limit that the request's priority may fill.
+     */
     public ComponentSpec withMakeRoom(MakeRoom makeRoom) {
-        return new ComponentSpec(name, operationLimit, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
+        return new ComponentSpec(name, operationLimit, admissionReserve, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
                 dependencies, hooks);
     }
 
@@ -72,7 +92,7 @@ public final class ComponentSpec {
             }
             all.add(dependency);
         }
-        return new ComponentSpec(name, operationLimit, makeRoom, Collections.unmodifiableSet(all), hooks);
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, Collections.unmodifiableSet(all), hooks);
     }
 
     /** The same spec running {@code hook} (after the hooks added before) on entering {@code state}. */
@@ -88,7 +108,7 @@ public final class ComponentSpec {
         List<StateHook> forState = new ArrayList<>(all.getOrDefault(state, List.of()));
         forState.add(hook);
         all.put(state, List.copyOf(forState));
-        return new ComponentSpec(name, operationLimit, makeRoom, dependencies, Collections.unmodifiableMap(all));
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, Collections.unmodifiableMap(all));
     }
 
     /** The names of the components this one depends on. */
@@ -109,15 +129,21 @@ public final class ComponentSpec {
         return operationLimit;
     }
 
+    /** The component's own admission reserve; empty when it uses its backplane policy's. */
+    public OptionalDouble admissionReserve() {
+        return Double.isNaN(admissionReserve) ? OptionalDouble.empty() : OptionalDouble.of(admissionReserve);
+    }
+
     public MakeRoom makeRoom() {
         return makeRoom;
     }
 
     /**
-     * Asked, in the submitting thread, to make room when a component is at its outstanding limit,
-     * for example by {@linkplain BackplaneComponent#cancelQueued cancelling} queued work that is no
-     * longer worth doing. If it returns {@code true} the request is admitted when room was made;
-     * otherwise it is rejected with {@link BackplaneRejectedException}.
+     * Asked, in the submitting thread, to make room when a request finds its component at the share
+     * of the outstanding limit its priority may fill (DESIGN rule 11), for example by {@linkplain
+     * BackplaneComponent#cancelQueued cancelling} queued work that is no longer worth doing. If it
+     * returns {@code true} the request is admitted when room was made (checked again against the
+     * same share); otherwise it is rejected with {@link BackplaneRejectedException}.
      */
     @FunctionalInterface
     public interface MakeRoom {
@@ -126,10 +152,21 @@ public final class ComponentSpec {
 
         /** Tries to make room; returns whether it did. */
         boolean makeRoom(BackplaneComponent component);
+
+        /**
+         * Tries to make room for a request at {@code priority}; returns whether it did. Override it
+         * to shed only work less urgent than the request (an urgent request meets the limit only
+         * when its own and more urgent work fill it, or less urgent work filled it before the
+         * reserve was set). By default calls {@link #makeRoom(BackplaneComponent)}.
+         */
+        default boolean makeRoom(BackplaneComponent component, int priority) {
+            return makeRoom(component);
+        }
     }
 
     @Override
     public String toString() {
-        return "ComponentSpec{" + name + ", operationLimit=" + operationLimit + "}";
+        return "ComponentSpec{" + name + ", operationLimit=" + operationLimit
+                + (Double.isNaN(admissionReserve) ? "" : ", admissionReserve=" + admissionReserve) + "}";
     }
 }

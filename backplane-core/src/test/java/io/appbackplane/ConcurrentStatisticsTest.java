@@ -107,7 +107,8 @@ class ConcurrentStatisticsTest {
         BackplaneComponent alpha = backplane.install(ComponentSpec.named("alpha").withOperationLimit(Integer.MAX_VALUE));
         BackplaneComponent beta = backplane.install(ComponentSpec.named("beta").withOperationLimit(Integer.MAX_VALUE));
         int limit = 8;
-        BackplaneComponent limited = backplane.install(ComponentSpec.named("limited").withOperationLimit(limit));
+        BackplaneComponent limited = backplane.install(ComponentSpec.named("limited").withOperationLimit(limit)
+                .withAdmissionReserve(0)); // the plain limit: every priority may fill it
 
         int producers = 4; // 0 and 1 feed alpha, 2 and 3 feed beta
         int perProducer = 10_000;

@@ -32,8 +32,9 @@ class ThrottlingRuleTest {
         return backplane;
     }
 
+    /** The plain limit: no admission reserve (AdmissionReserveRuleTest covers the reserve). */
     private BackplaneComponent startWith(ComponentSpec spec) {
-        return start(BackplanePolicy.defaults()).install(spec);
+        return start(BackplanePolicy.builder().admissionReserve(0).build()).install(spec);
     }
 
     @Test
@@ -180,7 +181,7 @@ class ThrottlingRuleTest {
 
     @Test
     void rule11_theBackplaneWideLimitRejectsWithBackplaneLimitWhicheverComponentAsks() {
-        start(BackplanePolicy.builder().operationLimit(3).build());
+        start(BackplanePolicy.builder().operationLimit(3).admissionReserve(0).build());
         BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOperationLimit(10));
         BackplaneComponent billing = backplane.install(ComponentSpec.named("billing").withOperationLimit(10));
         orders.submit("o1", 1, ctx -> "o1");

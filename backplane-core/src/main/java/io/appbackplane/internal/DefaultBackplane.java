@@ -31,16 +31,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The backplane: wires the scheduler, workers, timers and components, and owns the backplane-wide
  * state — admission, the real tick, shutdown, statistics. Not API: use {@link Backplane}.
  *
- * <p>Lifecycle: RUNNING → DRAINING (shutdown called: new requests rejected, accepted ones finish;
- * real ticks go on so a CPU-limited backplane can drain) → STOPPED (drained, or the drain timeout
- * failed what was left; workers and timers stopped).
+ * <p>Lifecycle: see {@link ShutdownSequence} (RUNNING → DRAINING → GOING_DOWN → STOPPED); real
+ * ticks go on until STOPPED, so a CPU-limited backplane can drain.
  *
  * <p>Invariants: {@code outstanding = Σ component outstanding}, maintained by admitting the total
  * first (so shutdown, which sets DRAINING and then reads the total, never misses a request that got
@@ -50,9 +47,8 @@ public final class DefaultBackplane implements Backplane {
 
     private static final System.Logger LOG = System.getLogger(Backplane.class.getName());
 
-    private static final int RUNNING = 0;
-    private static final int DRAINING = 1;
-    private static final int STOPPED = 2;
+    private static final int RUNNING = ShutdownSequence.RUNNING;
+    private static final int STOPPED = ShutdownSequence.STOPPED;
 
     private final String name;
     private final BackplaneClock clock;
@@ -75,14 +71,10 @@ public final class DefaultBackplane implements Backplane {
     private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong realTicks = new AtomicLong();
-    private final AtomicInteger state = new AtomicInteger(RUNNING);
-    private final LongAdder finishedWhileDraining = new LongAdder();
-    private final AtomicLong failedAtShutdown = new AtomicLong();
-    private final CompletableFuture<ShutdownReport> shutdownFuture = new CompletableFuture<>();
+    private final ShutdownSequence sequence = new ShutdownSequence(this);
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
     private final Topics topics = new Topics();
-    private final AtomicReference<TimerService.Task> drainDeadline = new AtomicReference<>();
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
 
@@ -139,7 +131,7 @@ public final class DefaultBackplane implements Backplane {
     @Override
     public BackplaneComponent install(ComponentSpec spec) {
         Objects.requireNonNull(spec, "component spec must not be null");
-        if (state.get() != RUNNING) {
+        if (sequence.phase() != RUNNING) {
             throw new BackplaneRejectedException(Reason.CLOSED, name, spec.name(),
                     "backplane '" + name + "' is shut down; cannot install component '" + spec.name() + "'");
         }
@@ -249,9 +241,18 @@ public final class DefaultBackplane implements Backplane {
         checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
         if (request.system) {
             outstanding.admit();
-        } else if (!outstanding.tryAdmit(policy.operationLimit())) {
-            throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at its"
-                    + " outstanding-operation limit (" + policy.operationLimit() + "); back off and retry later");
+        } else {
+            BackplanePolicy current = policy;
+            int threshold = current.admissionThreshold(request.priority); // rule 11: less urgent work leaves a reserve
+            if (!outstanding.tryAdmit(threshold)) {
+                int limit = current.operationLimit();
+                String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
+                        : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of"
+                                + " its outstanding-operation limit (" + limit + "; the admission reserve "
+                                + current.admissionReserve() + " keeps the rest for more urgent priorities)";
+                throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + name + "' is at " + share
+                        + "; back off and retry later");
+            }
         }
         try {
             checkOpen(component, request);
@@ -261,27 +262,39 @@ public final class DefaultBackplane implements Backplane {
         }
     }
 
+    /**
+     * Rejects what shutdown no longer admits: after shutdown began, work from outside the backplane
+     * (a thread not running one of its actions); once stopped, everything. State transitions and
+     * follow-up work of the backplane's own actions drain (DESIGN §3.2).
+     */
     private void checkOpen(DefaultComponent component, Request request) {
-        int s = state.get();
-        if (s == STOPPED || (s == DRAINING && !request.system)) {
+        int s = sequence.phase();
+        if (s == STOPPED || (s != RUNNING && !request.system && !isWorkerThread())) {
             throw component.reject(request, Reason.CLOSED, "backplane '" + name + "' is shutting down and accepts no"
-                    + " new work (component '" + component.name() + "')");
+                    + " new work" + (s == STOPPED ? "" : " from outside its own actions") + " (component '"
+                    + component.name() + "'); send it elsewhere");
         }
     }
 
     /** Undoes {@link #admit} for a request the component then rejected. */
     void unadmit() {
         outstanding.finish();
-        checkDrained();
+        sequence.progress();
     }
 
-    void requestFinished(Request request, boolean success) {
+    /** Called exactly once per accepted request; {@code byShutdown}: failed by a shutdown sweep (not drained). */
+    void requestFinished(Request request, boolean success, boolean byShutdown) {
         priorityCounters[request.priority].finished(success);
-        if (state.get() == DRAINING) { // not STOPPED: requests failed by the shutdown sweep were not drained
-            finishedWhileDraining.increment();
+        if (!byShutdown) {
+            sequence.requestFinished(request); // counted before it stops counting as outstanding, so a report includes it
         }
         outstanding.finish();
-        checkDrained();
+        sequence.progress();
+    }
+
+    /** Whether no request is outstanding (shutdown's drained check). */
+    boolean nothingOutstanding() {
+        return outstanding.isZero();
     }
 
     void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
@@ -350,7 +363,7 @@ public final class DefaultBackplane implements Backplane {
         cpu.realTick(now);
         realTicks.incrementAndGet();
         signalAll();
-        if (state.get() == STOPPED) {
+        if (sequence.phase() == STOPPED) {
             return;
         }
         long period = policy.integrationPeriod().toNanos();
@@ -364,7 +377,7 @@ public final class DefaultBackplane implements Backplane {
 
     void timerStarted(ScheduledTimer timer) {
         liveTimers.add(timer);
-        if (state.get() != RUNNING) {
+        if (sequence.phase() != RUNNING) {
             timer.cancel();
         }
     }
@@ -407,23 +420,26 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout) {
-        Objects.requireNonNull(drainTimeout, "drainTimeout must not be null");
-        if (drainTimeout.isNegative()) {
-            throw new IllegalArgumentException("drain timeout " + drainTimeout + " is invalid; allowed: zero or positive");
+        return shutdown(drainTimeout, drainTimeout);
+    }
+
+    @Override
+    public CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout, Duration downTimeout) {
+        checkTimeout("drainTimeout", drainTimeout);
+        checkTimeout("downTimeout", downTimeout);
+        sequence.begin(drainTimeout, downTimeout, () -> {
+            for (ScheduledTimer timer : liveTimers) {
+                timer.cancel(); // timer firings come from outside: none once shutdown began
+            }
+        });
+        return sequence.report();
+    }
+
+    private static void checkTimeout(String what, Duration timeout) {
+        Objects.requireNonNull(timeout, what + " must not be null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(what + " " + timeout + " is invalid; allowed: zero or positive");
         }
-        if (!state.compareAndSet(RUNNING, DRAINING)) {
-            return shutdownFuture;
-        }
-        for (ScheduledTimer timer : liveTimers) {
-            timer.cancel();
-        }
-        if (drainTimeout.isZero()) {
-            abandonRemaining();
-        } else {
-            drainDeadline.set(timers.schedule(clock.nanoTime() + drainTimeout.toNanos(), this::abandonRemaining));
-            checkDrained();
-        }
-        return shutdownFuture;
     }
 
     /** The backplane whose work the current thread runs (set by workers and by the step driver). */
@@ -436,28 +452,35 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public boolean isShutdown() {
-        return state.get() != RUNNING;
+        return sequence.phase() != RUNNING;
     }
 
     /** Whether the shutdown sweep has run (or is running): work queued now would never run. */
     boolean isStopped() {
-        return state.get() == STOPPED;
+        return sequence.phase() == STOPPED;
     }
 
     @Override
     public void close() {
+        if (isWorkerThread()) {
+            // It would wait for the drain, which waits for the action calling it: fail at once instead.
+            throw new IllegalStateException("close() of backplane '" + name + "' was called from one of its own actions"
+                    + " (thread " + Thread.currentThread().getName() + "); it would wait for the drain, which waits for"
+                    + " this action. Call shutdown(drainTimeout) there without waiting for it, or close from another thread");
+        }
         if (stepper != null) {
-            shutdown(Duration.ZERO);
-            abandonRemaining(); // also when an earlier shutdown(d > 0) still waits for a manual clock
-            shutdownFuture.join();
+            shutdown(Duration.ZERO, Duration.ZERO);
+            sequence.stop(); // also when an earlier shutdown(d > 0) still waits for a manual clock
+            sequence.report().join();
             return;
         }
         CompletableFuture<ShutdownReport> done = shutdown(DEFAULT_DRAIN_TIMEOUT);
+        long waitMillis = 2 * DEFAULT_DRAIN_TIMEOUT.toMillis() + 10_000; // the drain, the DOWN hooks, 10 s more
         try {
-            done.get(DEFAULT_DRAIN_TIMEOUT.toMillis() + 10_000, TimeUnit.MILLISECONDS);
+            done.get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            LOG.log(System.Logger.Level.WARNING, "backplane ''{0}'': actions still running 10 s after the drain"
-                    + " timeout; interrupting its workers", name);
+            LOG.log(System.Logger.Level.WARNING, "backplane ''{0}'': actions still running 10 s after the drain and"
+                    + " DOWN timeouts; interrupting its workers", name);
             workers.interruptAll();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -466,21 +489,17 @@ public final class DefaultBackplane implements Backplane {
         }
     }
 
-    private void checkDrained() {
-        if (state.get() == DRAINING && outstanding.isZero()) {
-            stop();
-        }
-    }
-
-    /** The drain timeout elapsed: fail everything still queued or waiting (nothing silently lost). */
-    private void abandonRemaining() {
-        if (!state.compareAndSet(DRAINING, STOPPED)) {
-            return;
-        }
+    /**
+     * Fails everything queued or waiting for a reply in every object (running actions finish), with
+     * {@code BackplaneShutdownException}; {@code forever} also makes the objects refuse later work.
+     *
+     * @return how many requests this call failed
+     */
+    long failRemaining(boolean forever) {
         long failed = 0;
         for (DefaultComponent component : components) {
             for (WorkObject object : component.objects()) {
-                for (Request request : object.abandon()) {
+                for (Request request : object.abandon(forever)) {
                     if (!request.isFinished()) {
                         failed++;
                     }
@@ -488,26 +507,15 @@ public final class DefaultBackplane implements Backplane {
                 }
             }
         }
-        failedAtShutdown.addAndGet(failed);
-        stopWorkersAndTimers();
+        return failed;
     }
 
-    private void stop() {
-        if (state.compareAndSet(DRAINING, STOPPED)) {
-            TimerService.Task deadline = drainDeadline.getAndSet(null);
-            if (deadline != null) {
-                deadline.cancel();
-            }
-            stopWorkersAndTimers();
-        }
-    }
-
-    private void stopWorkersAndTimers() {
+    /** Stops the workers (they finish their current action), then the timers; completes when done. */
+    CompletableFuture<Void> stopWorkersAndTimers() {
         CompletableFuture<Void> stopped = workers == null ? CompletableFuture.completedFuture(null) : workers.stop();
-        stopped.whenComplete((ignored, failure) -> {
+        return stopped.whenComplete((ignored, failure) -> {
             timers.stop();
             PriorityInheritance.unregister(ready);
-            shutdownFuture.complete(new ShutdownReport(finishedWhileDraining.sum(), failedAtShutdown.get()));
         });
     }
 

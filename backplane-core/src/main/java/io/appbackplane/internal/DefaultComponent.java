@@ -3,6 +3,7 @@ package io.appbackplane.internal;
 import io.appbackplane.Action;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.ComponentSpec;
@@ -55,6 +56,8 @@ final class DefaultComponent implements BackplaneComponent {
     private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private volatile int operationLimit;
+    /** The component's own admission reserve, or NaN to follow the backplane policy's (which may change). */
+    private final double ownAdmissionReserve;
     final ActionCounters counters = new ActionCounters();
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
@@ -67,6 +70,7 @@ final class DefaultComponent implements BackplaneComponent {
         this.name = spec.name();
         this.makeRoom = spec.makeRoom();
         this.operationLimit = spec.operationLimit();
+        this.ownAdmissionReserve = spec.admissionReserve().orElse(Double.NaN);
         this.ready = ready;
         this.dependencies = spec.dependencies();
         this.hooks = spec.hooks();
@@ -230,6 +234,10 @@ final class DefaultComponent implements BackplaneComponent {
     /**
      * Counts the request in, or throws the rejection that tells the caller to back off. A system
      * request (a state transition) is exempt from the limits and is admitted while draining.
+     *
+     * <p>Rule 11: a request at priority p is admitted while fewer than {@link #admissionThreshold}(p)
+     * requests (of any priority) are outstanding; the rest of the limit is the reserve that less
+     * urgent work never takes, so a flood of it alone cannot get a more urgent request rejected.
      */
     private void admit(Request request) {
         backplane.admit(this, request); // backplane-wide: closed? total limit?
@@ -237,13 +245,19 @@ final class DefaultComponent implements BackplaneComponent {
             outstanding.admit();
             return;
         }
-        if (outstanding.tryAdmit(operationLimit) || (askForRoom(request) && outstanding.tryAdmit(operationLimit))) {
+        int threshold = admissionThreshold(request.priority);
+        if (outstanding.tryAdmit(threshold)
+                || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority)))) {
             return;
         }
         backplane.unadmit();
+        int limit = operationLimit;
+        String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
+                : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of its"
+                        + " outstanding-operation limit (" + limit + "; the admission reserve " + admissionReserve()
+                        + " keeps the rest for more urgent priorities)";
         throw reject(request, Reason.COMPONENT_LIMIT, "component '" + name + "' of backplane '" + backplane.name()
-                + "' is at its outstanding-operation limit (" + operationLimit
-                + ") and could not make room; back off and retry later");
+                + "' is at " + share + " and could not make room; back off and retry later");
     }
 
     private boolean askForRoom(Request request) {
@@ -254,7 +268,7 @@ final class DefaultComponent implements BackplaneComponent {
             return false;
         }
         try {
-            return makeRoom.makeRoom(this);
+            return makeRoom.makeRoom(this, request.priority);
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
             countRejected(request);
@@ -265,7 +279,9 @@ final class DefaultComponent implements BackplaneComponent {
     /** Counts {@code request} as rejected and returns the exception that tells its caller. */
     BackplaneRejectedException reject(Request request, Reason reason, String message) {
         countRejected(request);
-        return new BackplaneRejectedException(reason, backplane.name(), name, message);
+        // after shutdown began nothing is retryable here: the node is going away (DESIGN §3.2)
+        return new BackplaneRejectedException(reason, backplane.name(), name, message,
+                reason != Reason.CLOSED && !backplane.isShutdown());
     }
 
     private void countRejected(Request request) {
@@ -282,17 +298,17 @@ final class DefaultComponent implements BackplaneComponent {
         counters.rejected.increment();
         endpoint.counters.submitted.increment();
         endpoint.counters.rejected.increment();
-        return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message);
+        return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message, !backplane.isShutdown());
     }
 
     /** Called exactly once per accepted request, by {@link Request}. */
-    void requestFinished(Request request, boolean success) {
+    void requestFinished(Request request, boolean success, boolean byShutdown) {
         outstanding.finish();
         counters.finished(success);
         if (request.endpoint != null) {
             request.endpoint.finished(success);
         }
-        backplane.requestFinished(request, success);
+        backplane.requestFinished(request, success, byShutdown);
     }
 
     void waitingChanged(int delta) {
@@ -409,6 +425,20 @@ final class DefaultComponent implements BackplaneComponent {
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
         this.operationLimit = limit;
+    }
+
+    @Override
+    public double admissionReserve() {
+        double own = ownAdmissionReserve;
+        return Double.isNaN(own) ? backplane.policy().admissionReserve() : own;
+    }
+
+    @Override
+    public int admissionThreshold(int priority) {
+        BackplanePolicy policy = backplane.policy();
+        double own = ownAdmissionReserve;
+        return BackplanePolicy.admissionThreshold(operationLimit, Double.isNaN(own) ? policy.admissionReserve() : own,
+                policy.checkPriority(priority), policy.priorities());
     }
 
     @Override

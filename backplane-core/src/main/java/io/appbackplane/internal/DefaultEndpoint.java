@@ -99,7 +99,8 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
         ComponentState state = component.state();
         if (!accepting.contains(state)) {
             throw component.rejectForState(this, "endpoint '" + spec.name() + "' of component '" + component.name()
-                    + "' accepts work in " + accepting + ", but the component is in " + state + "; retry when it is");
+                    + "' accepts work in " + accepting + ", but the component is in " + state
+                    + (component.backplaneImpl().isShutdown() ? "; its backplane is shutting down" : "; retry when it is"));
         }
     }
 

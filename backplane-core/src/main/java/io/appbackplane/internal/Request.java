@@ -49,17 +49,17 @@ final class Request {
     }
 
     void complete(Object value) {
-        finish(value, null);
+        finish(value, null, false);
     }
 
     void fail(Throwable failure) {
-        finish(null, failure);
+        finish(null, failure, false);
     }
 
     /** Fails the request because its backplane shut down before it could finish. */
     void abandon() {
-        fail(new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the request to object '"
-                + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"));
+        finish(null, new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the request to object '"
+                + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"), true);
     }
 
     /** Whether the request has finished. */
@@ -67,11 +67,11 @@ final class Request {
         return finished;
     }
 
-    private void finish(Object value, Throwable failure) {
+    private void finish(Object value, Throwable failure, boolean byShutdown) {
         if (!FINISHED.compareAndSet(this, false, true)) {
             return; // already finished by another path (e.g. a timeout raced the shutdown sweep)
         }
-        component.requestFinished(this, failure == null);
+        component.requestFinished(this, failure == null, byShutdown);
         if (timer != null) {
             timer.firingFinished();
         }

@@ -356,8 +356,19 @@ final class WorkObject {
      *
      * @return the requests to fail (those of removed actions and of the awaited reply)
      */
-    synchronized List<Request> abandon() {
-        abandoned = true;
+    List<Request> abandon() {
+        return abandon(true);
+    }
+
+    /**
+     * Shutdown: removes every queued action, the front and the awaited reply; with {@code forever}
+     * later offers fail too, without it (the drain timeout, before the DOWN hooks) the object takes
+     * work again. A running action finishes; its request completes normally.
+     *
+     * @return the requests to fail (those of removed actions and of the awaited reply)
+     */
+    synchronized List<Request> abandon(boolean forever) {
+        abandoned |= forever;
         List<Request> failed = new ArrayList<>();
         if (front != null) {
             failed.add(front.request);

@@ -161,6 +161,32 @@ class BackplaneAutoConfigurationTest {
     }
 
     @Test
+    void admissionReserveBindsForTemplatesInstancesAndComponents() {
+        runner.withUserConfiguration(Components.class)
+                .withPropertyValues(
+                        "backplane.configs.default.admission-reserve=0.3",
+                        "backplane.instances.bulk.threads=1",
+                        "backplane.instances.bulk.admission-reserve=0",
+                        "backplane.instances.batch.threads=1",
+                        "backplane.components.orders.backplane=bulk",
+                        "backplane.components.orders.operation-limit=70",
+                        "backplane.components.orders.admission-reserve=0.5")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    BackplaneRegistry registry = context.getBean(BackplaneRegistry.class);
+                    assertThat(registry.get("default").policy().admissionReserve()).as("from the template").isEqualTo(0.3);
+                    assertThat(registry.get("bulk").policy().admissionReserve()).as("the instance's own").isZero();
+                    assertThat(registry.get("bulk").component("orders")).get().satisfies(c -> {
+                        assertThat(c.admissionReserve()).as("the component's own").isEqualTo(0.5);
+                        assertThat(c.admissionThreshold(0)).isEqualTo(70);
+                        assertThat(c.admissionThreshold(7)).isEqualTo(35);
+                    });
+                    assertThat(registry.get("batch").component("reports")).get()
+                            .satisfies(c -> assertThat(c.admissionReserve()).as("its backplane's").isEqualTo(0.3));
+                });
+    }
+
+    @Test
     void secondaryRoleBringsComponentsToSecondary() {
         runner.withUserConfiguration(Components.class)
                 .withPropertyValues("backplane.role=secondary", "backplane.instances.bulk.threads=1",

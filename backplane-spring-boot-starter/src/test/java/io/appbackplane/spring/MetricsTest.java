@@ -50,7 +50,9 @@ class MetricsTest {
                     BackplaneAutoConfiguration.class, BackplaneMetricsAutoConfiguration.class))
             .withUserConfiguration(App.class)
             .withPropertyValues("backplane.configs.default.threads=1", "backplane.configs.default.cpu-limit=2",
-                    "backplane.components.shop.operation-limit=5");
+                    "backplane.components.shop.operation-limit=5",
+                    // every priority may fill the whole limit, so the shop's five requests at priority 1 fit
+                    "backplane.components.shop.admission-reserve=0");
 
     @Test
     void everyDocumentedMeterIsRegisteredWithItsTags() {
@@ -102,6 +104,8 @@ class MetricsTest {
                 assertThat(requests(meters, "completed")).isEqualTo(completedBefore + 5);
                 assertThat(requests(meters, "failed")).isEqualTo(2);
                 assertThat(requests(meters, "rejected")).isEqualTo(1);
+                assertThat(meters.get(BackplaneMeters.PRIORITY_REQUESTS).tags("priority", "1", "outcome", "rejected")
+                        .functionCounter().count()).isEqualTo(1);
                 assertThat(endpointRequests(meters, "buy", "completed")).isEqualTo(5);
                 assertThat(endpointRequests(meters, "buy", "rejected")).isEqualTo(1);
                 assertThat(endpointRequests(meters, "broken", "failed")).isEqualTo(2);

@@ -18,9 +18,10 @@ import org.springframework.context.SmartLifecycle;
  * server takes traffic: every backplane moves its components up, in dependency order, to the
  * configured role; a failure fails start-up, once what came up went DOWN and the backplanes shut
  * down (Spring does not stop a lifecycle whose start failed). Stops after the web server's graceful
- * shutdown: every backplane moves its components DOWN (endpoints stop accepting), drains accepted
- * work within the shutdown phase's timeout, and fails whatever is left — nothing accepted is
- * silently dropped.
+ * shutdown: every backplane shuts down in the core's order (DESIGN §3.2) — work from outside is
+ * rejected, accepted work and the follow-up work of its actions drain, the components go DOWN
+ * (dependents first), whatever is left fails — within the shutdown phase's timeout: nothing
+ * accepted is silently dropped.
  */
 final class BackplaneLifecycle implements SmartLifecycle {
 
@@ -33,6 +34,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private final ComponentState role;
     private final Duration startupTimeout;
     private final Duration drainTimeout;
+    private final Duration downTimeout;
     private final Duration shutdownPhaseTimeout;
     private volatile boolean running;
 
@@ -40,9 +42,10 @@ final class BackplaneLifecycle implements SmartLifecycle {
         this.registry = registry;
         this.role = properties.getRole() == BackplaneProperties.Role.SECONDARY ? ComponentState.SECONDARY : ComponentState.PRIMARY;
         this.startupTimeout = properties.getStartupTimeout();
-        // DOWN and the drain together take at most 80% of the phase timeout, leaving Spring a fifth
-        // to see the drain finish and what is left fail.
-        this.drainTimeout = shutdownPhaseTimeout.multipliedBy(4).dividedBy(5);
+        // The drain (half of the phase timeout) and the DOWN hooks (three tenths) take at most 80% of
+        // it, leaving Spring a fifth to see the workers stop and what is left fail.
+        this.drainTimeout = shutdownPhaseTimeout.dividedBy(2);
+        this.downTimeout = shutdownPhaseTimeout.multipliedBy(3).dividedBy(10);
         this.shutdownPhaseTimeout = shutdownPhaseTimeout;
     }
 
@@ -110,43 +113,29 @@ final class BackplaneLifecycle implements SmartLifecycle {
     }
 
     /**
-     * Moves every backplane's components DOWN and then shuts it down, together within the drain
-     * timeout; completes (never exceptionally) when every backplane is done.
+     * Shuts every backplane down (drain, then DOWN hooks, then what is left fails; see
+     * Backplane.shutdown) within the drain and DOWN timeouts; completes (never exceptionally) when
+     * every backplane is done. After a failed start-up, a move still running is waited for within
+     * the DOWN timeout (the core's move DOWN is serialized after it).
      */
     private CompletableFuture<Void> downAndShutdown() {
-        long started = System.nanoTime();
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
-            CompletableFuture<Void> down;
-            try {
-                // Bounded: a transition queues behind its component's own object, which a keyless
-                // endpoint awaiting a reply that never comes can hold; the drain must start regardless.
-                down = backplane.moveTo(ComponentState.DOWN).orTimeout(drainTimeout.toMillis() / 2, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) { // validation failed: still drain, and still call back
-                down = CompletableFuture.failedFuture(e);
-            }
-            stops.add(down
-                    .handle((ignored, failure) -> {
-                        if (failure != null) {
-                            LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), failure.getMessage());
-                        }
-                        return null;
-                    })
-                    // The drain gets what is left of the budget, so DOWN plus drain stay within it.
-                    .thenCompose(ignored -> backplane.shutdown(remaining(started)))
-                    .whenComplete((report, failure) -> {
-                        if (report != null && report.failedAtShutdown() > 0) {
-                            LOG.warn("Backplane '{}': {} accepted requests did not finish within {} and were failed",
-                                    backplane.name(), report.failedAtShutdown(), drainTimeout);
-                        }
-                    }));
+            stops.add(backplane.shutdown(drainTimeout, downTimeout).whenComplete((report, failure) -> {
+                if (failure != null) {
+                    LOG.warn("Backplane '{}' did not shut down cleanly: {}", backplane.name(), failure.toString());
+                } else if (report.failedAtShutdown() > 0) {
+                    LOG.warn("Backplane '{}': {} accepted requests did not finish within the drain ({}) and DOWN ({})"
+                            + " timeouts and were failed", backplane.name(), report.failedAtShutdown(), drainTimeout,
+                            downTimeout);
+                }
+                if (backplane.components().stream().anyMatch(c -> c.state() != ComponentState.DOWN
+                        && c.state() != ComponentState.START)) {
+                    LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), states());
+                }
+            }));
         }
         return CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> null);
-    }
-
-    private Duration remaining(long startedNanos) {
-        Duration left = drainTimeout.minusNanos(System.nanoTime() - startedNanos);
-        return left.isNegative() ? Duration.ZERO : left;
     }
 
     @Override

@@ -135,6 +135,15 @@ public class BackplaneProperties {
         /** The most requests the backplane holds accepted but unfinished, over all components. Default: 1000000. */
         private Integer operationLimit;
 
+        /**
+         * Admission reserve: the share of an operation limit that the least urgent priority leaves
+         * free for more urgent ones, 0 (off) up to but excluding 1. Priority p of P may fill a limit
+         * L up to L - ceil(L * reserve * p / (P - 1)), so a flood of less urgent work never gets an
+         * urgent request rejected. Applies to the backplane's total and to every component's limit
+         * unless the component sets its own. Default: 0.1.
+         */
+        private Double admissionReserve;
+
         public Integer getThreads() {
             return threads;
         }
@@ -206,6 +215,14 @@ public class BackplaneProperties {
         public void setOperationLimit(Integer operationLimit) {
             this.operationLimit = operationLimit;
         }
+
+        public Double getAdmissionReserve() {
+            return admissionReserve;
+        }
+
+        public void setAdmissionReserve(Double admissionReserve) {
+            this.admissionReserve = admissionReserve;
+        }
     }
 
     /** A backplane: a policy, based on a template. */
@@ -232,6 +249,13 @@ public class BackplaneProperties {
         /** The most requests the component holds accepted but unfinished. Default: 100000. */
         private Integer operationLimit;
 
+        /**
+         * The component's admission reserve: the share of its operation limit that the least urgent
+         * priority leaves free for more urgent ones, 0 (off) up to but excluding 1. Default: its
+         * backplane's admission-reserve.
+         */
+        private Double admissionReserve;
+
         public String getBackplane() {
             return backplane;
         }
@@ -246,6 +270,14 @@ public class BackplaneProperties {
 
         public void setOperationLimit(Integer operationLimit) {
             this.operationLimit = operationLimit;
+        }
+
+        public Double getAdmissionReserve() {
+            return admissionReserve;
+        }
+
+        public void setAdmissionReserve(Double admissionReserve) {
+            this.admissionReserve = admissionReserve;
         }
     }
 

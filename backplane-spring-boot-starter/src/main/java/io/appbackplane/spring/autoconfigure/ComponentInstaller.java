@@ -91,6 +91,15 @@ final class ComponentInstaller {
                         settings.getOperationLimit(), "allowed: 1.." + Integer.MAX_VALUE, e);
             }
         }
+        if (settings != null && settings.getAdmissionReserve() != null) {
+            try {
+                spec = spec.withAdmissionReserve(settings.getAdmissionReserve());
+            } catch (IllegalArgumentException e) {
+                String message = e.getMessage();
+                throw new InvalidBackplanePropertyException("backplane.components." + name + ".admission-reserve",
+                        settings.getAdmissionReserve(), message.substring(message.indexOf("allowed:")), e);
+            }
+        }
         spec = withStateHooks(spec, bean, type, ourProxyIsTheBean);
         BackplaneComponent component = backplane.install(spec);
 

@@ -51,6 +51,7 @@ final class PolicyFactory {
         values.apply("slow-action-threshold", BackplaneProperties.Policy::getSlowActionThreshold, builder::slowActionThreshold);
         values.apply("actions-per-turn", BackplaneProperties.Policy::getActionsPerTurn, builder::actionsPerTurn);
         values.apply("operation-limit", BackplaneProperties.Policy::getOperationLimit, builder::operationLimit);
+        values.apply("admission-reserve", BackplaneProperties.Policy::getAdmissionReserve, builder::admissionReserve);
         List<String> quotas = values.pick(BackplaneProperties.Policy::getQuotas);
         if (quotas != null) {
             String property = values.property("quotas", BackplaneProperties.Policy::getQuotas);

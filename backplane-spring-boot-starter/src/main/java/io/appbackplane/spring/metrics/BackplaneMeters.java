@@ -27,6 +27,8 @@ public final class BackplaneMeters {
     public static final String READY_DEPTH = "backplane.ready.depth";
     /** Actions charged to a quota this period (gauge; tags backplane, priority). */
     public static final String QUOTA_USED = "backplane.quota.used";
+    /** Requests finished or rejected, per priority (tags backplane, priority, outcome). */
+    public static final String PRIORITY_REQUESTS = "backplane.priority.requests";
     /** Actions run, per priority (tags backplane, priority). */
     public static final String PRIORITY_ACTIONS = "backplane.priority.actions";
     /** Objects on the wait queue (gauge; tag backplane). */

@@ -70,6 +70,7 @@ public final class BackplaneMetrics implements MeterBinder {
                 gauge(meters, BackplaneMeters.READY_DEPTH, tags, stats, s -> of.apply(s).readyDepth());
                 gauge(meters, BackplaneMeters.QUOTA_USED, tags, stats, s -> of.apply(s).usedThisPeriod());
                 counter(meters, BackplaneMeters.PRIORITY_ACTIONS, tags, stats, s -> of.apply(s).counts().actionsRun());
+                outcomes(meters, BackplaneMeters.PRIORITY_REQUESTS, tags, stats, s -> of.apply(s).counts());
             }
             for (BackplaneComponent component : backplane.components()) {
                 bindComponent(meters, stats, bp, component);
