@@ -2,6 +2,7 @@ package io.appbackplane.spring.autoconfigure;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.ComponentState;
+import io.appbackplane.Stepper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -21,6 +23,12 @@ import org.springframework.context.SmartLifecycle;
  * shutdown: every backplane moves its components DOWN (endpoints stop accepting), drains accepted
  * work within the shutdown phase's timeout, and fails whatever is left — nothing accepted is
  * silently dropped.
+ *
+ * <p>Step-mode backplanes (tests) have no workers: start and stop run their queued transitions on
+ * the starting or stopping thread (see {@link StepModeWait}), and stop fails what still waits
+ * instead of draining it on a clock the test controls. A stopped lifecycle cannot start again: the
+ * backplanes have shut down, so {@code context.stop()} followed by {@code context.start()} fails
+ * start with a message saying so.
  */
 final class BackplaneLifecycle implements SmartLifecycle {
 
@@ -30,14 +38,19 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(BackplaneLifecycle.class);
 
     private final BackplaneRegistry registry;
+    private final BackplaneProperties properties;
+    private final Binder binder;
     private final ComponentState role;
     private final Duration startupTimeout;
     private final Duration drainTimeout;
     private final Duration shutdownPhaseTimeout;
     private volatile boolean running;
+    private volatile boolean stopped;
 
-    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Duration shutdownPhaseTimeout) {
+    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Binder binder, Duration shutdownPhaseTimeout) {
         this.registry = registry;
+        this.properties = properties;
+        this.binder = binder;
         this.role = properties.getRole() == BackplaneProperties.Role.SECONDARY ? ComponentState.SECONDARY : ComponentState.PRIMARY;
         this.startupTimeout = properties.getStartupTimeout();
         // DOWN and the drain together take at most 80% of the phase timeout, leaving Spring a fifth
@@ -48,6 +61,12 @@ final class BackplaneLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
+        if (stopped) {
+            throw new IllegalStateException("the backplanes " + registry.all().keySet() + " were stopped and cannot start"
+                    + " again: stopping moved their components DOWN and shut their workers down. Stopping and restarting"
+                    + " an application context (stop() then start()) is not supported; close it and create a new one");
+        }
+        SettingsCheck.check(binder, properties, registry); // before anything moves: nothing to take down
         try {
             bringUp();
         } catch (RuntimeException e) {
@@ -65,14 +84,17 @@ final class BackplaneLifecycle implements SmartLifecycle {
         for (Backplane backplane : registry.all().values()) {
             moves.add(backplane.moveTo(role)); // a missing dependency or cycle throws here, before anything moves
         }
+        CompletableFuture<Void> all = CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new));
         try {
-            CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new))
-                    .get(startupTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            StepModeWait.await(all, startupTimeout.toNanos(), StepModeWait.steppersOf(registry.all().values()));
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("backplane components did not reach " + role + " within backplane.startup-timeout ("
-                    + startupTimeout + "); component states: " + states(), e);
+            List<BackplaneStartupTimeoutException.StuckComponent> stuck = StartupDiagnosis.of(registry.all().values(), role);
+            if (all.isDone() && !all.isCompletedExceptionally()) {
+                return; // the last transition finished just after the deadline: the components are up
+            }
+            throw new BackplaneStartupTimeoutException(role, startupTimeout, stuck, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while bringing backplane components up", e);
@@ -92,7 +114,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
             return; // cannot wait; the registry shuts down what is still running when the context is destroyed
         }
         try {
-            done.get(shutdownPhaseTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            awaitStopped(done, shutdownPhaseTimeout);
         } catch (TimeoutException e) {
             LOG.warn("Backplanes {} did not shut down within {} after the failed start-up; component states: {}",
                     registry.all().keySet(), shutdownPhaseTimeout, states());
@@ -106,7 +128,47 @@ final class BackplaneLifecycle implements SmartLifecycle {
     @Override
     public void stop(Runnable callback) {
         running = false;
-        downAndShutdown().whenComplete((ignored, failure) -> callback.run());
+        stopped = true;
+        CompletableFuture<Void> done = downAndShutdown();
+        if (StepModeWait.steppersOf(registry.all().values()).isEmpty()) {
+            done.whenComplete((ignored, failure) -> callback.run());
+            return;
+        }
+        try { // step mode: this thread runs the DOWN transitions, as no worker will
+            awaitStopped(done, drainTimeout);
+        } catch (TimeoutException e) {
+            LOG.warn("Backplanes {}: components did not go DOWN within {}; component states: {}", registry.all().keySet(),
+                    drainTimeout, states());
+        } catch (ExecutionException e) { // downAndShutdown handles its failures; kept for completeness
+            LOG.warn("Backplanes did not stop cleanly: {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            callback.run();
+        }
+    }
+
+    /**
+     * Waits for {@code done}, stepping step-mode backplanes meanwhile; then closes those, which
+     * fails at once whatever still waits (their drain would wait on a clock the test controls).
+     */
+    private void awaitStopped(CompletableFuture<Void> done, Duration timeout)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        List<Stepper> steppers = StepModeWait.steppersOf(registry.all().values());
+        try {
+            StepModeWait.await(done, timeout.toNanos(), steppers);
+        } finally {
+            for (Backplane backplane : registry.all().values()) {
+                if (isStepMode(backplane)) {
+                    backplane.stepper().runUntilIdle();
+                    backplane.close();
+                }
+            }
+        }
+    }
+
+    private static boolean isStepMode(Backplane backplane) {
+        return !StepModeWait.steppersOf(List.of(backplane)).isEmpty();
     }
 
     /**
@@ -117,6 +179,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
         long started = System.nanoTime();
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
+            boolean stepMode = isStepMode(backplane);
             CompletableFuture<Void> down;
             try {
                 // Bounded: a transition queues behind its component's own object, which a keyless
@@ -133,7 +196,9 @@ final class BackplaneLifecycle implements SmartLifecycle {
                         return null;
                     })
                     // The drain gets what is left of the budget, so DOWN plus drain stay within it.
-                    .thenCompose(ignored -> backplane.shutdown(remaining(started)))
+                    .thenCompose(ignored -> stepMode
+                            ? CompletableFuture.<Backplane.ShutdownReport>completedFuture(null) // awaitStopped closes it
+                            : backplane.shutdown(remaining(started)))
                     .whenComplete((report, failure) -> {
                         if (report != null && report.failedAtShutdown() > 0) {
                             LOG.warn("Backplane '{}': {} accepted requests did not finish within {} and were failed",

@@ -27,12 +27,25 @@ public final class BackplaneRegistry implements DisposableBean {
      * @throws UnknownBackplaneException if an instance names an unknown template
      */
     public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners) {
+        this(properties, listeners, List.of());
+    }
+
+    /**
+     * Builds and starts the backplanes {@code properties} configure, each builder passed through
+     * {@code customizers} (in order) before it builds.
+     *
+     * @throws InvalidBackplanePropertyException if a value is invalid
+     * @throws UnknownBackplaneException if an instance names an unknown template
+     */
+    public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners,
+            List<BackplaneBuilderCustomizer> customizers) {
         PolicyFactory policies = new PolicyFactory(properties);
         Map<String, Backplane> built = new LinkedHashMap<>();
         try {
             for (String name : policies.backplaneNames()) {
                 Backplane.Builder builder = Backplane.builder(name).policy(policies.policyOf(name));
                 listeners.forEach(builder::listener);
+                customizers.forEach(customizer -> customizer.customize(name, builder));
                 built.put(name, builder.build());
             }
         } catch (RuntimeException e) {
