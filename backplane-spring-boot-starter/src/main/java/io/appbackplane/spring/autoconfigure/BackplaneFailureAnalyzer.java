@@ -27,7 +27,7 @@ public final class BackplaneFailureAnalyzer implements FailureAnalyzer, Ordered 
     @Override
     public FailureAnalysis analyze(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof BindException e && e.getName().toString().startsWith("backplane.")) {
+            if (t instanceof BindException e && propertyName(e).startsWith("backplane.")) {
                 return bindFailure(e);
             }
             if (t instanceof UnknownBackplaneSettingException e) {
@@ -80,8 +80,13 @@ public final class BackplaneFailureAnalyzer implements FailureAnalyzer, Ordered 
             allowed = i >= 0 ? message.substring(i) : "allowed: a value of type " + (type == null ? "?" : type.getSimpleName())
                     + " (" + message + ")";
         }
-        return new FailureAnalysis("Invalid value '" + value + "' for property '" + e.getName() + "'; " + allowed + ".",
+        return new FailureAnalysis("Invalid value '" + value + "' for property '" + propertyName(e) + "'; " + allowed + ".",
                 "Update your application's configuration: " + allowed + ".", e);
+    }
+
+    /** The property that failed: binding a whole object fails under its prefix, naming the property separately. */
+    private static String propertyName(BindException e) {
+        return (e.getProperty() != null ? e.getProperty().getName() : e.getName()).toString();
     }
 
     private static FailureAnalysis startupTimeout(BackplaneStartupTimeoutException e) {
