@@ -12,7 +12,8 @@ import org.springframework.beans.factory.DisposableBean;
 
 /**
  * The application's backplanes by name, built from {@code backplane.*} properties ("default"
- * always exists). Inject it to reach a {@link Backplane} directly. Backplanes the lifecycle did
+ * always exists), {@linkplain Backplane#link linked}: a component may depend on one in another
+ * backplane, and the lifecycle, which moves them all together, keeps the order across them. Inject it to reach a {@link Backplane} directly. Backplanes the lifecycle did
  * not shut down (a failed start-up) are closed when the context closes.
  */
 public final class BackplaneRegistry implements DisposableBean {
@@ -52,10 +53,12 @@ public final class BackplaneRegistry implements DisposableBean {
             built.values().forEach(b -> b.shutdown(Duration.ZERO));
             throw e;
         }
+        Backplane.link(built.values()); // a component may depend on one in another backplane
         this.backplanes = Collections.unmodifiableMap(built);
     }
 
     private BackplaneRegistry(Map<String, Backplane> backplanes) {
+        Backplane.link(backplanes.values());
         this.backplanes = Collections.unmodifiableMap(backplanes);
     }
 
