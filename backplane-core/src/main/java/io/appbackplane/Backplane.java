@@ -37,6 +37,22 @@ public interface Backplane extends AutoCloseable {
         return new Builder(name);
     }
 
+    /**
+     * Links backplanes of one application so that a component of one may depend on a component of
+     * another by name (DESIGN §3.2: urgent and bulk work are often split into two backplanes). A
+     * dependency is looked up in the component's own backplane first, then in the linked ones. Each
+     * backplane's {@link #moveTo} then waits, for such a component, until the dependency has entered
+     * the same state (on the way down: until the dependents in other backplanes have gone DOWN), so
+     * linked backplanes must be moved together, as the Spring starter does. A cycle through several
+     * backplanes, like a missing name, fails the move before anything moves. Component names should
+     * be unique across linked backplanes.
+     *
+     * @throws IllegalArgumentException if a backplane was not built by {@link Builder}
+     */
+    static void link(Collection<? extends Backplane> backplanes) {
+        DefaultBackplane.link(backplanes);
+    }
+
     /** The backplane's name. */
     String name();
 

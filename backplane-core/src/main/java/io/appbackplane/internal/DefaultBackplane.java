@@ -181,6 +181,33 @@ public final class DefaultBackplane implements Backplane {
         return topics;
     }
 
+    /** The other backplanes whose components this one's may depend on (DESIGN §3.2), set by {@link #link}. */
+    private volatile List<DefaultBackplane> linked = List.of();
+
+    /**
+     * Links {@code backplanes} to each other: the components of each may depend on those of the
+     * others.
+     *
+     * @throws IllegalArgumentException if one was not built by {@link io.appbackplane.Backplane.Builder}
+     */
+    public static void link(java.util.Collection<? extends io.appbackplane.Backplane> backplanes) {
+        List<DefaultBackplane> all = new ArrayList<>();
+        for (io.appbackplane.Backplane backplane : backplanes) {
+            if (!(backplane instanceof DefaultBackplane b)) {
+                throw new IllegalArgumentException("backplane '" + backplane.name() + "' (" + backplane.getClass().getName()
+                        + ") cannot be linked; allowed: backplanes built by Backplane.builder(name)");
+            }
+            all.add(b);
+        }
+        for (DefaultBackplane b : all) {
+            b.linked = all.stream().filter(other -> other != b).toList();
+        }
+    }
+
+    List<DefaultBackplane> linked() {
+        return linked;
+    }
+
     /** The backplane's own component first, then the installed ones in installation order. */
     List<DefaultComponent> componentsIncludingSelf() {
         return List.copyOf(components);

@@ -62,6 +62,7 @@ final class DefaultComponent implements BackplaneComponent {
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
     private volatile ComponentState state = ComponentState.START;
+    private final StateWaiters stateWaiters = new StateWaiters();
     private final ConcurrentHashMap<String, DefaultEndpoint<?, ?>> endpoints = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, TimerEndpoint> timerEndpoints = new ConcurrentHashMap<>();
 
@@ -496,9 +497,30 @@ final class DefaultComponent implements BackplaneComponent {
                 return null;
             });
         } catch (RuntimeException e) {
+            stateWaiters.failedToEnter(to, e);
             return CompletableFuture.failedFuture(e);
         }
-        return done.thenApply(ignored -> null);
+        return done.whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                stateWaiters.entered(to);
+            } else {
+                stateWaiters.failedToEnter(to, failure);
+            }
+        }).thenApply(ignored -> null);
+    }
+
+    /**
+     * Completes when this component has entered {@code target} (INITIALIZING: or is past it, in a
+     * role); fails if its transition into {@code target} fails. For components of linked backplanes
+     * that depend on this one.
+     */
+    CompletableFuture<Void> whenEntered(ComponentState target) {
+        return stateWaiters.whenEntered(target);
+    }
+
+    /** This move will not take the component into {@code state} ({@code why}): fails what waits for it. */
+    void willNotEnter(ComponentState state, Throwable why) {
+        stateWaiters.failedToEnter(state, why);
     }
 
     @Override

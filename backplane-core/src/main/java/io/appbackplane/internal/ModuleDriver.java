@@ -41,21 +41,23 @@ final class ModuleDriver {
      */
     synchronized CompletableFuture<Void> moveTo(ComponentState target) {
         List<DefaultComponent> components = backplane.componentsIncludingSelf();
-        ModuleGraph graph = graphOf(components); // throws before anything moves
+        LinkedModules links = LinkedModules.of(backplane, components); // throws before anything moves
+        ModuleGraph graph = graphOf(components, links);
         for (DefaultComponent component : components) {
             checkReachable(component, target);
         }
         CompletableFuture<Void> move = lastMove.handle((ignored, failure) -> null)
-                .thenCompose(ignored -> run(graph, backplane.componentsIncludingSelf(), target));
+                .thenCompose(ignored -> run(graph, links, backplane.componentsIncludingSelf(), target));
         lastMove = move;
         return move;
     }
 
-    private ModuleGraph graphOf(List<DefaultComponent> components) {
+    private ModuleGraph graphOf(List<DefaultComponent> components, LinkedModules links) {
         String self = backplane.self().name();
         Map<String, Set<String>> declared = new LinkedHashMap<>();
         for (DefaultComponent component : components) {
             Set<String> dependencies = new java.util.LinkedHashSet<>(component.dependencies());
+            dependencies.removeAll(links.dependencyNames(component.name())); // waited for through LinkedModules
             if (!component.name().equals(self)) {
                 dependencies.add(self); // the backplane module moves its components: it goes first up, last down
             }
@@ -72,7 +74,8 @@ final class ModuleDriver {
         }
     }
 
-    private CompletableFuture<Void> run(ModuleGraph graph, List<DefaultComponent> components, ComponentState target) {
+    private CompletableFuture<Void> run(ModuleGraph graph, LinkedModules links, List<DefaultComponent> components,
+            ComponentState target) {
         Map<String, DefaultComponent> byName = new HashMap<>();
         for (DefaultComponent c : components) {
             byName.put(c.name(), c);
@@ -106,6 +109,11 @@ final class ModuleDriver {
                     if (t != null) {
                         waitFor.add(t);
                     }
+                }
+                // the same order with components of linked backplanes: they move in their own backplane's move
+                List<DefaultComponent> linked = state == ComponentState.DOWN ? links.dependentsOf(name) : links.dependenciesOf(name);
+                for (DefaultComponent other : linked) {
+                    waitFor.add(other.whenEntered(state));
                 }
                 CompletableFuture<Void> transition = CompletableFuture.allOf(waitFor.toArray(CompletableFuture[]::new))
                         .handle((ignored, failure) -> failure == null
@@ -143,8 +151,10 @@ final class ModuleDriver {
         String because = root instanceof ComponentStateException cse
                 ? "component '" + cse.component() + "' did not enter " + cse.state()
                 : String.valueOf(root);
-        return new ComponentStateException(component.name(), state, "component '" + component.name()
-                + "' did not enter " + state + " because " + because, root);
+        ComponentStateException blocked = new ComponentStateException(component.name(), state, "component '"
+                + component.name() + "' did not enter " + state + " because " + because, root);
+        component.willNotEnter(state, blocked); // dependents in linked backplanes must not wait for it
+        return blocked;
     }
 
     private static Throwable unwrap(Throwable t) {

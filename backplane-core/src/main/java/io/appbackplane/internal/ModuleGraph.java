@@ -76,7 +76,7 @@ final class ModuleGraph {
     }
 
     /** A cycle as a path whose first element is repeated at the end, or empty (iterative DFS). */
-    private static List<String> findCycle(Map<String, List<String>> graph) {
+    static List<String> findCycle(Map<String, List<String>> graph) {
         Map<String, Integer> color = new HashMap<>(); // absent: unvisited, 1: on the path, 2: done
         for (String start : graph.keySet()) {
             if (color.containsKey(start)) {

@@ -1,27 +1,44 @@
 package io.appbackplane.spring.autoconfigure;
 
 import io.appbackplane.BackplaneListener;
+import io.appbackplane.spring.annotation.AppComponent;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 
 /**
  * The backplanes, the {@code @AppComponent} post-processor, the lifecycle that brings components up
- * and down with the context, and the event router (DESIGN §4).
+ * and down with the context, and the event router (DESIGN §4). {@code backplane.enabled=false}
+ * switches all of it off.
  */
 @AutoConfiguration
+@ConditionalOnBooleanProperty(name = "backplane.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BackplaneProperties.class)
 public final class BackplaneAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BackplaneRegistry backplaneRegistry(BackplaneProperties properties, ObjectProvider<BackplaneListener> listeners) {
-        return new BackplaneRegistry(properties, listeners.orderedStream().toList());
+    BackplaneRegistry backplaneRegistry(BackplaneProperties properties, ObjectProvider<BackplaneListener> listeners,
+            ObjectProvider<BackplaneBuilderCustomizer> customizers) {
+        return new BackplaneRegistry(properties, listeners.orderedStream().toList(), customizers.orderedStream().toList());
+    }
+
+    /**
+     * Keeps {@code @AppComponent} beans eager under {@code spring.main.lazy-initialization=true}: a
+     * component is installed when its bean is created, and one created after start-up would never
+     * be brought up (its endpoints would reject every request).
+     */
+    @Bean
+    static LazyInitializationExcludeFilter backplaneAppComponentsAreEager() {
+        return (beanName, definition, beanType) -> AnnotatedElementUtils.hasAnnotation(beanType, AppComponent.class);
     }
 
     @Bean
@@ -35,7 +52,7 @@ public final class BackplaneAutoConfiguration {
         // Binder converts "2s" without the ApplicationConversionService that only SpringApplication installs
         Duration phaseTimeout = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
-        return new BackplaneLifecycle(registry, properties, phaseTimeout);
+        return new BackplaneLifecycle(registry, properties, Binder.get(environment), phaseTimeout);
     }
 
     @Bean

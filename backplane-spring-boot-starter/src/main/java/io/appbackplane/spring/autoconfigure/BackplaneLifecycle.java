@@ -2,15 +2,16 @@ package io.appbackplane.spring.autoconfigure;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.ComponentState;
+import io.appbackplane.Stepper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -22,6 +23,12 @@ import org.springframework.context.SmartLifecycle;
  * rejected, accepted work and the follow-up work of its actions drain, the components go DOWN
  * (dependents first), whatever is left fails — within the shutdown phase's timeout: nothing
  * accepted is silently dropped.
+ *
+ * <p>Step-mode backplanes (tests) have no workers: start and stop run their queued transitions on
+ * the starting or stopping thread (see {@link StepModeWait}), and stop moves them DOWN and then
+ * fails what still waits instead of draining it on a clock the test controls. A stopped lifecycle
+ * cannot start again: the backplanes have shut down, so {@code context.stop()} followed by
+ * {@code context.start()} fails start with a message saying so.
  */
 final class BackplaneLifecycle implements SmartLifecycle {
 
@@ -31,15 +38,20 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(BackplaneLifecycle.class);
 
     private final BackplaneRegistry registry;
+    private final BackplaneProperties properties;
+    private final Binder binder;
     private final ComponentState role;
     private final Duration startupTimeout;
     private final Duration drainTimeout;
     private final Duration downTimeout;
     private final Duration shutdownPhaseTimeout;
     private volatile boolean running;
+    private volatile boolean stopped;
 
-    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Duration shutdownPhaseTimeout) {
+    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Binder binder, Duration shutdownPhaseTimeout) {
         this.registry = registry;
+        this.properties = properties;
+        this.binder = binder;
         this.role = properties.getRole() == BackplaneProperties.Role.SECONDARY ? ComponentState.SECONDARY : ComponentState.PRIMARY;
         this.startupTimeout = properties.getStartupTimeout();
         // The drain (half of the phase timeout) and the DOWN hooks (three tenths) take at most 80% of
@@ -51,6 +63,12 @@ final class BackplaneLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
+        if (stopped) {
+            throw new IllegalStateException("the backplanes " + registry.all().keySet() + " were stopped and cannot start"
+                    + " again: stopping moved their components DOWN and shut their workers down. Stopping and restarting"
+                    + " an application context (stop() then start()) is not supported; close it and create a new one");
+        }
+        SettingsCheck.check(binder, properties, registry); // before anything moves: nothing to take down
         try {
             bringUp();
         } catch (RuntimeException e) {
@@ -68,14 +86,17 @@ final class BackplaneLifecycle implements SmartLifecycle {
         for (Backplane backplane : registry.all().values()) {
             moves.add(backplane.moveTo(role)); // a missing dependency or cycle throws here, before anything moves
         }
+        CompletableFuture<Void> all = CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new));
         try {
-            CompletableFuture.allOf(moves.toArray(CompletableFuture[]::new))
-                    .get(startupTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            StepModeWait.await(all, startupTimeout.toNanos(), StepModeWait.steppersOf(registry.all().values()));
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("backplane components did not reach " + role + " within backplane.startup-timeout ("
-                    + startupTimeout + "); component states: " + states(), e);
+            List<BackplaneStartupTimeoutException.StuckComponent> stuck = StartupDiagnosis.of(registry.all().values(), role);
+            if (all.isDone() && !all.isCompletedExceptionally()) {
+                return; // the last transition finished just after the deadline: the components are up
+            }
+            throw new BackplaneStartupTimeoutException(role, startupTimeout, stuck, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while bringing backplane components up", e);
@@ -95,7 +116,7 @@ final class BackplaneLifecycle implements SmartLifecycle {
             return; // cannot wait; the registry shuts down what is still running when the context is destroyed
         }
         try {
-            done.get(shutdownPhaseTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            awaitStopped(done, shutdownPhaseTimeout);
         } catch (TimeoutException e) {
             LOG.warn("Backplanes {} did not shut down within {} after the failed start-up; component states: {}",
                     registry.all().keySet(), shutdownPhaseTimeout, states());
@@ -109,7 +130,47 @@ final class BackplaneLifecycle implements SmartLifecycle {
     @Override
     public void stop(Runnable callback) {
         running = false;
-        downAndShutdown().whenComplete((ignored, failure) -> callback.run());
+        stopped = true;
+        CompletableFuture<Void> done = downAndShutdown();
+        if (StepModeWait.steppersOf(registry.all().values()).isEmpty()) {
+            done.whenComplete((ignored, failure) -> callback.run());
+            return;
+        }
+        try { // step mode: this thread runs the DOWN transitions, as no worker will
+            awaitStopped(done, drainTimeout);
+        } catch (TimeoutException e) {
+            LOG.warn("Backplanes {}: components did not go DOWN within {}; component states: {}", registry.all().keySet(),
+                    drainTimeout, states());
+        } catch (ExecutionException e) { // downAndShutdown handles its failures; kept for completeness
+            LOG.warn("Backplanes did not stop cleanly: {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            callback.run();
+        }
+    }
+
+    /**
+     * Waits for {@code done}, stepping step-mode backplanes meanwhile; then closes those, which
+     * fails at once whatever still waits (their drain would wait on a clock the test controls).
+     */
+    private void awaitStopped(CompletableFuture<Void> done, Duration timeout)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        List<Stepper> steppers = StepModeWait.steppersOf(registry.all().values());
+        try {
+            StepModeWait.await(done, timeout.toNanos(), steppers);
+        } finally {
+            for (Backplane backplane : registry.all().values()) {
+                if (isStepMode(backplane)) {
+                    backplane.stepper().runUntilIdle();
+                    backplane.close();
+                }
+            }
+        }
+    }
+
+    private static boolean isStepMode(Backplane backplane) {
+        return !StepModeWait.steppersOf(List.of(backplane)).isEmpty();
     }
 
     /**
@@ -121,6 +182,10 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private CompletableFuture<Void> downAndShutdown() {
         List<CompletableFuture<?>> stops = new ArrayList<>();
         for (Backplane backplane : registry.all().values()) {
+            if (isStepMode(backplane)) {
+                stops.add(stepModeDown(backplane)); // awaitStopped steps it and closes the backplane
+                continue;
+            }
             stops.add(backplane.shutdown(drainTimeout, downTimeout).whenComplete((report, failure) -> {
                 if (failure != null) {
                     LOG.warn("Backplane '{}' did not shut down cleanly: {}", backplane.name(), failure.toString());
@@ -136,6 +201,22 @@ final class BackplaneLifecycle implements SmartLifecycle {
             }));
         }
         return CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> null);
+    }
+
+    /** Step mode: the DOWN transitions only; the stopping thread runs them, then closes the backplane. */
+    private CompletableFuture<Void> stepModeDown(Backplane backplane) {
+        CompletableFuture<Void> down;
+        try {
+            down = backplane.moveTo(ComponentState.DOWN);
+        } catch (RuntimeException e) { // validation failed: still close, and still call back
+            down = CompletableFuture.failedFuture(e);
+        }
+        return down.handle((ignored, failure) -> {
+            if (failure != null) {
+                LOG.warn("Backplane '{}': not every component went DOWN cleanly: {}", backplane.name(), failure.getMessage());
+            }
+            return null;
+        });
     }
 
     @Override

@@ -15,6 +15,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("backplane")
 public class BackplaneProperties {
 
+    /**
+     * Whether the backplanes run. When false no backplane is built and @AppComponent beans stay
+     * plain beans: their @Endpoint methods run in the caller's thread.
+     */
+    private boolean enabled = true;
+
     /** Policy templates by name; the template "default" applies to every backplane that names none. */
     private Map<String, Policy> configs = new LinkedHashMap<>();
 
@@ -27,7 +33,7 @@ public class BackplaneProperties {
     /** The role this node's components are brought up to: primary or secondary. */
     private Role role = Role.PRIMARY;
 
-    /** How long start-up waits for the components to reach their role. */
+    /** How long start-up waits for the components to reach their role; a positive duration. */
     private Duration startupTimeout = Duration.ofSeconds(60);
 
     /** Health indicator settings. */
@@ -38,6 +44,14 @@ public class BackplaneProperties {
 
     /** Micrometer settings. */
     private final Metrics metrics = new Metrics();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
 
     public Map<String, Policy> getConfigs() {
         return configs;
@@ -75,7 +89,12 @@ public class BackplaneProperties {
         return startupTimeout;
     }
 
+    /** Rejects a zero or negative timeout while binding, so the failure names the property. */
     public void setStartupTimeout(Duration startupTimeout) {
+        if (startupTimeout == null || startupTimeout.isZero() || startupTimeout.isNegative()) {
+            throw new IllegalArgumentException("backplane.startup-timeout must be positive, such as 60s; allowed: a positive"
+                    + " duration");
+        }
         this.startupTimeout = startupTimeout;
     }
 
@@ -299,8 +318,33 @@ public class BackplaneProperties {
     /** Web settings. */
     public static class Web {
 
+        /** Whether a request the backplane rejected is answered with HTTP 503 (the rejection advice). */
+        private boolean enabled = true;
+
+        /**
+         * The order of the rejection advice among the application's controller advice (lower goes
+         * first). It handles only backplane rejections, also when wrapped in another exception.
+         */
+        private int order = 0;
+
         /** The Retry-After of a 503 answered for a rejected request. */
         private Duration retryAfter = Duration.ofSeconds(1);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getOrder() {
+            return order;
+        }
+
+        public void setOrder(int order) {
+            this.order = order;
+        }
 
         public Duration getRetryAfter() {
             return retryAfter;

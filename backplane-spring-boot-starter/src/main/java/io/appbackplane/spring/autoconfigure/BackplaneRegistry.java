@@ -12,7 +12,8 @@ import org.springframework.beans.factory.DisposableBean;
 
 /**
  * The application's backplanes by name, built from {@code backplane.*} properties ("default"
- * always exists). Inject it to reach a {@link Backplane} directly. Backplanes the lifecycle did
+ * always exists), {@linkplain Backplane#link linked}: a component may depend on one in another
+ * backplane, and the lifecycle, which moves them all together, keeps the order across them. Inject it to reach a {@link Backplane} directly. Backplanes the lifecycle did
  * not shut down (a failed start-up) are closed when the context closes.
  */
 public final class BackplaneRegistry implements DisposableBean {
@@ -27,22 +28,37 @@ public final class BackplaneRegistry implements DisposableBean {
      * @throws UnknownBackplaneException if an instance names an unknown template
      */
     public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners) {
+        this(properties, listeners, List.of());
+    }
+
+    /**
+     * Builds and starts the backplanes {@code properties} configure, each builder passed through
+     * {@code customizers} (in order) before it builds.
+     *
+     * @throws InvalidBackplanePropertyException if a value is invalid
+     * @throws UnknownBackplaneException if an instance names an unknown template
+     */
+    public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners,
+            List<BackplaneBuilderCustomizer> customizers) {
         PolicyFactory policies = new PolicyFactory(properties);
         Map<String, Backplane> built = new LinkedHashMap<>();
         try {
             for (String name : policies.backplaneNames()) {
                 Backplane.Builder builder = Backplane.builder(name).policy(policies.policyOf(name));
                 listeners.forEach(builder::listener);
+                customizers.forEach(customizer -> customizer.customize(name, builder));
                 built.put(name, builder.build());
             }
         } catch (RuntimeException e) {
             built.values().forEach(b -> b.shutdown(Duration.ZERO));
             throw e;
         }
+        Backplane.link(built.values()); // a component may depend on one in another backplane
         this.backplanes = Collections.unmodifiableMap(built);
     }
 
     private BackplaneRegistry(Map<String, Backplane> backplanes) {
+        Backplane.link(backplanes.values());
         this.backplanes = Collections.unmodifiableMap(backplanes);
     }
 

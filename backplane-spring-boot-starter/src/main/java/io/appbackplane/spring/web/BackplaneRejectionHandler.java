@@ -3,7 +3,7 @@ package io.appbackplane.spring.web;
 import io.appbackplane.BackplaneRejectedException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -16,17 +16,36 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * or shutting down) with HTTP 503, a {@code Retry-After} header and a ProblemDetail body naming
  * the reason — back pressure the client can act on, instead of a 500. Works for Spring MVC and
  * WebFlux controllers alike.
+ *
+ * <p>It handles backplane rejections only: Spring matches an {@code @ExceptionHandler} against the
+ * exception and each of its causes, so a rejection wrapped in a {@code CompletionException} (a
+ * controller's future) is answered here, and every other exception is left to the application's own
+ * advice. Its {@linkplain #getOrder() order} is {@code backplane.web.order} (default 0: before advice
+ * without an order, which would otherwise turn a rejection into a 500 through a catch-all handler).
  */
 @RestControllerAdvice
-public class BackplaneRejectionHandler {
+public class BackplaneRejectionHandler implements Ordered {
 
     /** The ProblemDetail type of a rejection. */
     public static final URI TYPE = URI.create("urn:appbackplane:rejected");
 
     private final Duration retryAfter;
+    private final int order;
 
+    /** A handler at order 0. */
     public BackplaneRejectionHandler(Duration retryAfter) {
+        this(retryAfter, 0);
+    }
+
+    /** A handler at {@code order} among the application's controller advice. */
+    public BackplaneRejectionHandler(Duration retryAfter, int order) {
         this.retryAfter = retryAfter;
+        this.order = order;
+    }
+
+    @Override
+    public int getOrder() {
+        return order;
     }
 
     @ExceptionHandler(BackplaneRejectedException.class)
@@ -43,14 +62,5 @@ public class BackplaneRejectionHandler {
             response.header(HttpHeaders.RETRY_AFTER, String.valueOf(Math.max(1, retryAfter.toSeconds())));
         }
         return response.body(problem);
-    }
-
-    /** A rejection that surfaced through a CompletableFuture returned by a controller. */
-    @ExceptionHandler(CompletionException.class)
-    public ResponseEntity<ProblemDetail> completion(CompletionException failure) throws Throwable {
-        if (failure.getCause() instanceof BackplaneRejectedException rejection) {
-            return rejected(rejection);
-        }
-        throw failure;
     }
 }

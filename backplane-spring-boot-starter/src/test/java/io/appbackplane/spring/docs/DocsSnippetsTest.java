@@ -92,6 +92,10 @@ class DocsSnippetsTest {
             Map<String, Object> properties = properties(block);
             ApplicationContextRunner configured = runner.withInitializer(context -> context.getEnvironment()
                     .getPropertySources().addFirst(new org.springframework.core.env.MapPropertySource(block.where(), properties)));
+            // the components the block configures exist in the application it is written for
+            for (String name : componentNames(properties)) {
+                configured = configured.withBean(name, DocComponent.class, DocComponent::new);
+            }
             if (block.before().equals(FAILS)) {
                 configured.run(context -> {
                     assertThat(context).as(block.where() + " should fail start-up").hasFailed();
@@ -104,6 +108,20 @@ class DocsSnippetsTest {
             }
         }));
     }
+
+    private static java.util.Set<String> componentNames(Map<String, Object> properties) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (String key : properties.keySet()) {
+            if (key.startsWith("backplane.components.")) {
+                names.add(key.substring("backplane.components.".length()).split("\\.")[0]);
+            }
+        }
+        return names;
+    }
+
+    /** A component of a name a YAML block configures (unknown component names fail start-up). */
+    @io.appbackplane.spring.annotation.AppComponent
+    static class DocComponent {}
 
     /** The properties a YAML block sets, flattened as Spring Boot reads application.yml. */
     static Map<String, Object> properties(DocSnippets.Block block) {

@@ -1,5 +1,6 @@
 package io.appbackplane.spring.docs.example;
 
+// docs:getting-started:spring-inventory BEGIN
 import io.appbackplane.ComponentState;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-// docs:getting-started:spring-inventory BEGIN
 @AppComponent                                            // component "inventory" of the backplane "default"
 public class Inventory {
 

@@ -1,12 +1,12 @@
 package io.appbackplane.spring.docs.example;
 
+// docs:getting-started:spring-controller BEGIN
 import java.util.concurrent.CompletableFuture;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-// docs:getting-started:spring-controller BEGIN
 @RestController
 class OrderController {
 

@@ -1,5 +1,6 @@
 package io.appbackplane.spring.docs.example;
 
+// docs:getting-started:spring-orders BEGIN
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.annotation.EventEndpoint;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-// docs:getting-started:spring-orders BEGIN
 @AppComponent(dependsOn = "inventory")                   // comes up after inventory, goes down before it
 public class Orders {
 

@@ -1,0 +1,47 @@
+package io.appbackplane.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.test.context.PropertyMapping;
+
+/**
+ * Adds the backplane to a Spring Boot test — a {@code @SpringBootTest} or a slice such as
+ * {@code @JsonTest}, which would not load it otherwise — in step mode by default (DESIGN §3.3):
+ * every backplane is built on one {@link io.appbackplane.ManualClock} bean without worker threads,
+ * and a {@link io.appbackplane.Stepper} bean ({@link BackplaneStepper}) runs their queued actions
+ * on the test's thread. Start-up runs the components' state transitions at once, on the thread that
+ * starts the context; later work, including timers and replies, runs as the test steps and advances
+ * the clock. Closing the context takes the components DOWN the same way and fails what still waits.
+ *
+ * <pre>{@code
+ * @SpringBootTest
+ * @AutoConfigureBackplane
+ * class OrdersTest {
+ *     @Autowired Orders orders;
+ *     @Autowired Stepper stepper;
+ *     @Autowired ManualClock clock;
+ * }
+ * }</pre>
+ *
+ * Equivalent to the property {@code backplane.test.step-mode=true} in a test that loads the
+ * auto-configuration anyway.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ImportAutoConfiguration
+@PropertyMapping("backplane.test")
+public @interface AutoConfigureBackplane {
+
+    /**
+     * Whether the backplanes run in step mode on a manual clock ({@code true}, the default) or with
+     * their own worker threads and the system clock, as configured.
+     */
+    boolean stepMode() default true;
+}
