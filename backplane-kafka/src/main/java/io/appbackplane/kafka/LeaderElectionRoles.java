@@ -40,14 +40,18 @@ final class LeaderElectionRoles implements ApplicationListener<AbstractLeaderEve
         LOG.info("Leadership of role '{}' {}: moving components to {}", event.getRole(),
                 target == ComponentState.PRIMARY ? "granted" : "revoked", target);
         for (Backplane backplane : registry.all().values()) {
-            if (backplane.isShutdown()) {
-                continue;
+            if (backplane.isShutdown() || backplane.state() == ComponentState.DOWN) {
+                continue; // the node is going down: leadership is revoked as part of it, nothing to move
             }
-            backplane.moveTo(target).whenComplete((ignored, failure) -> {
-                if (failure != null) {
-                    LOG.warn("Backplane '{}' did not move to {}: {}", backplane.name(), target, failure.toString());
-                }
-            });
+            try {
+                backplane.moveTo(target).whenComplete((ignored, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("Backplane '{}' did not move to {}: {}", backplane.name(), target, failure.toString());
+                    }
+                });
+            } catch (RuntimeException e) { // raced with the shutdown: components already DOWN
+                LOG.debug("Backplane '{}' cannot move to {}: {}", backplane.name(), target, e.toString());
+            }
         }
     }
 }
