@@ -102,6 +102,11 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         wrap(configs, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ErrorHandlingDeserializer.VALUE_DESERIALIZER_CLASS);
         // Offsets are committed by the backplane after each record's action completes, never by a timer.
         configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // Cooperative rebalancing unless the application chose an assignor: a rebalance then revokes
+        // only the partitions that move, so a hand-over waits only for their in-flight records and the
+        // other partitions (and other endpoints sharing the group) keep running through it.
+        configs.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
         return new DefaultKafkaConsumerFactory<>(configs);
     }
 
@@ -295,14 +300,14 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     @Override
     public void stop(Runnable callback) {
         running = false;
-        List<Registration> running = registrations.stream().filter(r -> r.container().isRunning()).toList();
-        if (running.isEmpty()) {
+        List<Registration> active = registrations.stream().filter(r -> r.container().isRunning()).toList();
+        if (active.isEmpty()) {
             sweeper.shutdown();
             callback.run();
             return;
         }
-        CountDownLatch stopped = new CountDownLatch(running.size());
-        running.forEach(r -> r.container().stop(stopped::countDown));
+        CountDownLatch stopped = new CountDownLatch(active.size());
+        active.forEach(r -> r.container().stop(stopped::countDown));
         Thread waiter = new Thread(() -> {
             try {
                 stopped.await();

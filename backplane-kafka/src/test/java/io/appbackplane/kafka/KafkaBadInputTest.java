@@ -34,6 +34,7 @@ class KafkaBadInputTest {
 
     static final List<Long> GOOD = new CopyOnWriteArrayList<>();
 
+    // docs:scale-out:endpoint BEGIN
     @AppComponent("accounts")
     static class Accounts {
         @KafkaEndpoint(topics = {"bad-input", "no-such-topic"})
@@ -44,6 +45,7 @@ class KafkaBadInputTest {
             GOOD.add(account);
         }
     }
+    // docs:scale-out:endpoint END
 
     @SpringBootConfiguration
     @EnableAutoConfiguration

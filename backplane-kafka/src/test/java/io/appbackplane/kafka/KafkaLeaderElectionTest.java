@@ -63,6 +63,7 @@ class KafkaLeaderElectionTest {
     @EnableAutoConfiguration
     @Import(Singleton.class)
     static class App {
+        // docs:scale-out:leader BEGIN
         @Bean
         DefaultLockRepository lockRepository(DataSource dataSource) {
             return new DefaultLockRepository(dataSource);
@@ -70,16 +71,14 @@ class KafkaLeaderElectionTest {
 
         @Bean
         JdbcLockRegistry lockRegistry(DefaultLockRepository repository) {
-            return new JdbcLockRegistry(repository, Duration.ofSeconds(2));
+            return new JdbcLockRegistry(repository);
         }
 
         @Bean
         LockRegistryLeaderInitiator leaderInitiator(JdbcLockRegistry registry) {
-            LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry);
-            initiator.setHeartBeatMillis(200);
-            initiator.setBusyWaitMillis(50);
-            return initiator;
+            return new LockRegistryLeaderInitiator(registry);
         }
+        // docs:scale-out:leader END
     }
 
     @Test

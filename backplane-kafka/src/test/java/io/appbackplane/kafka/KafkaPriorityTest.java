@@ -57,7 +57,7 @@ class KafkaPriorityTest {
 
     @Test
     void urgentRecordsStartWithinABoundUnderABulkFlood() throws Exception {
-        int bulk = 30_000;
+        int bulk = 15_000;
         int urgent = 20;
         TestBroker.createTopics(6, "bulk", "urgent");
         KafkaHandOverTest.send("bulk", bulk, 1_000);

@@ -53,6 +53,11 @@ final class TestBroker {
         try (Admin admin = admin()) {
             admin.createTopics(java.util.Arrays.stream(topics).map(t -> new NewTopic(t, partitions, (short) 1)).toList())
                     .all().get(30, TimeUnit.SECONDS);
+            // a new partition's leader is elected just after creation: a producer that arrives first
+            // gets NotLeaderOrFollower errors, so wait until every partition has one
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin
+                    .describeTopics(List.of(topics)).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
+                    .allMatch(d -> d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null)));
         } catch (Exception e) {
             throw new IllegalStateException("cannot create " + List.of(topics), e);
         }
@@ -89,6 +94,10 @@ final class TestBroker {
         configs.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         configs.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
         configs.put(ProducerConfig.ACKS_CONFIG, "all");
+        // Plain retries, one request in flight: keeps per-key order without the idempotent producer's
+        // sequence checks, which a just-created partition can trip (OutOfOrderSequenceException).
+        configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        configs.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         return new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(configs, new ByteArraySerializer(), new ByteArraySerializer()));
     }
 
