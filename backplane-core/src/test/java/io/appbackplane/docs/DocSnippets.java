@@ -26,7 +26,8 @@ final class DocSnippets {
     /** The test sources of every module that owns snippets. */
     static final List<Path> TEST_SOURCES = List.of(
             Path.of("../backplane-core/src/test/java"), Path.of("../backplane-spring-boot-starter/src/test/java"),
-            Path.of("../backplane-test/src/test/java"));
+            Path.of("../backplane-test/src/test/java"),
+            Path.of("../backplane-kafka/src/test/java"));
 
     private static final Pattern MARKER = Pattern.compile("^\\s*// docs:([\\w-]+):([\\w-]+) (BEGIN|END)\\s*$");
 

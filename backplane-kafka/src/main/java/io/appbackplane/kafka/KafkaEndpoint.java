@@ -1,0 +1,56 @@
+package io.appbackplane.kafka;
+
+import io.appbackplane.ComponentState;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes a method of an {@code @AppComponent} consume Kafka topics, in the spirit of
+ * {@code @KafkaListener} (DESIGN §6): each record becomes an action on the object named by the
+ * record's key, at {@link #priority()}, under the backplane's quotas, CPU limit and the component's
+ * operation limit. Records of one key run one at a time in offset order; records of different keys
+ * run in parallel, even inside one partition. A record without a key runs on its partition's object
+ * (partition order).
+ *
+ * <p>Parameters are bound by type: a {@code ConsumerRecord} gets the record, an {@code
+ * ActionContext} the running action's context, a parameter marked {@code @ObjectKey} the record's
+ * key, and the one remaining parameter the record's value. A method returning a {@code
+ * CompletionStage} completes the record when the stage completes (the object waits for it without
+ * holding a thread); any other return value completes the record when the method returns.
+ *
+ * <p>The record's offset is committed once it, and every earlier record of its partition, is done:
+ * completed, or failed {@code backplane.kafka.retry.attempts} times and published to the dead-letter
+ * topic ({@code <topic>-dlt} by default).
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface KafkaEndpoint {
+
+    /** The topics to consume; {@code ${...}} placeholders are resolved. At least one is required. */
+    String[] topics();
+
+    /** The endpoint's name within its component; defaults to the method name. */
+    String name() default "";
+
+    /** The priority of the records' actions, 0 the most urgent (default 1). */
+    int priority() default 1;
+
+    /**
+     * The consumer group; defaults to {@code backplane.kafka.group-id}, else {@code
+     * spring.kafka.consumer.group-id}, else {@code spring.application.name}. Placeholders are resolved.
+     */
+    String groupId() default "";
+
+    /** Consumer threads on this node for these topics (default 1: parallelism comes from the keys). */
+    int concurrency() default 1;
+
+    /**
+     * The component states in which records are accepted (default PRIMARY and SECONDARY: partitions
+     * spread the work over every node, whatever its role). In other states the partitions are paused.
+     */
+    ComponentState[] states() default {ComponentState.PRIMARY, ComponentState.SECONDARY};
+}

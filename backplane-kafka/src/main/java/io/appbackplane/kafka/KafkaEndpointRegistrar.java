@@ -1,0 +1,379 @@
+package io.appbackplane.kafka;
+
+import io.appbackplane.ActionEndpoint;
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.ComponentState;
+import io.appbackplane.EndpointSpec;
+import io.appbackplane.spring.annotation.AppComponent;
+import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.support.serializer.ErrorHandlingDeserializer;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds the {@link KafkaEndpoint} methods of {@code @AppComponent} beans once every singleton exists,
+ * registers each as an endpoint of its component and builds its spring-kafka listener container;
+ * starts the containers after the backplanes are up (phase {@link #PHASE}, the phase of
+ * spring-kafka's own listener containers) and stops them first on shutdown, so in-flight records
+ * finish and are committed while the backplane still runs.
+ */
+public final class KafkaEndpointRegistrar implements SmartInitializingSingleton, SmartLifecycle, DisposableBean {
+
+    /** Start after the backplanes (which start at DEFAULT_PHASE - 4096), stop before them. */
+    public static final int PHASE = Integer.MAX_VALUE - 100;
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaEndpointRegistrar.class);
+
+    /** One endpoint's pieces. */
+    record Registration(String component, String endpoint, String groupId, List<String> topics,
+            ConcurrentMessageListenerContainer<Object, Object> container, RecordDispatcher dispatcher,
+            Set<String> missingTopics) {}
+
+    private final ListableBeanFactory beans;
+    private final BackplaneRegistry registry;
+    private final ConsumerFactory<Object, Object> consumerFactory;
+    private final DeadLetters deadLetters;
+    private final BackplaneKafkaProperties properties;
+    private final Environment environment;
+    private final Listener listener;
+    private final List<Registration> registrations = new ArrayList<>();
+    private final Map<BackplaneComponent, ComponentThrottle> throttles = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "backplane-kafka-resume");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile boolean running;
+
+    /**
+     * @param consumerFactory the application's consumer factory; its deserializers are wrapped in
+     *     {@link ErrorHandlingDeserializer} so an unreadable record reaches the dead-letter topic
+     * @param listener told of each endpoint and of each partition first assigned to it (metrics)
+     */
+    KafkaEndpointRegistrar(ListableBeanFactory beans, BackplaneRegistry registry, ConsumerFactory<?, ?> consumerFactory,
+            DeadLetters deadLetters, BackplaneKafkaProperties properties, Environment environment,
+            Listener listener) {
+        properties.validate();
+        this.beans = beans;
+        this.registry = registry;
+        this.consumerFactory = errorHandling(consumerFactory);
+        this.deadLetters = deadLetters;
+        this.properties = properties;
+        this.environment = environment;
+        this.listener = listener;
+    }
+
+    private static ConsumerFactory<Object, Object> errorHandling(ConsumerFactory<?, ?> factory) {
+        Map<String, Object> configs = new HashMap<>(factory.getConfigurationProperties());
+        wrap(configs, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ErrorHandlingDeserializer.KEY_DESERIALIZER_CLASS);
+        wrap(configs, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ErrorHandlingDeserializer.VALUE_DESERIALIZER_CLASS);
+        // Offsets are committed by the backplane after each record's action completes, never by a timer.
+        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // Cooperative rebalancing unless the application chose an assignor: a rebalance then revokes
+        // only the partitions that move, so a hand-over waits only for their in-flight records and the
+        // other partitions (and other endpoints sharing the group) keep running through it.
+        configs.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
+        return new DefaultKafkaConsumerFactory<>(configs);
+    }
+
+    private static void wrap(Map<String, Object> configs, String key, String delegateKey) {
+        Object configured = configs.get(key);
+        if (configured == null) {
+            configured = org.apache.kafka.common.serialization.StringDeserializer.class;
+        }
+        boolean wrapped = configured == ErrorHandlingDeserializer.class
+                || ErrorHandlingDeserializer.class.getName().equals(configured.toString());
+        if (!wrapped) {
+            configs.put(key, ErrorHandlingDeserializer.class);
+            configs.put(delegateKey, configured);
+        }
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        for (String beanName : beans.getBeanNamesForAnnotation(AppComponent.class)) {
+            Object bean = beans.getBean(beanName);
+            Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
+            Map<Method, KafkaEndpoint> methods = MethodIntrospector.selectMethods(type,
+                    (MethodIntrospector.MetadataLookup<KafkaEndpoint>) m -> AnnotatedElementUtils.findMergedAnnotation(m, KafkaEndpoint.class));
+            methods.forEach((method, annotation) -> register(beanName, bean, method, annotation));
+        }
+    }
+
+    private void register(String componentName, Object bean, Method method, KafkaEndpoint annotation) {
+        String where = method.getDeclaringClass().getName() + "." + method.getName();
+        BackplaneComponent component = registry.all().values().stream()
+                .map(b -> b.component(componentName)).flatMap(java.util.Optional::stream).findFirst()
+                .orElseThrow(() -> new IllegalStateException(where + " is a @KafkaEndpoint, but its bean '" + componentName
+                        + "' is not an installed backplane component; allowed: methods of @AppComponent beans"));
+        Backplane backplane = component.backplane();
+        try {
+            backplane.policy().checkPriority(annotation.priority());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(where + " has @KafkaEndpoint(priority) = " + annotation.priority() + ", but backplane '"
+                    + backplane.name() + "' has " + backplane.policy().priorities() + " priorities; allowed: 0.."
+                    + (backplane.policy().priorities() - 1), e);
+        }
+        List<String> topics = Arrays.stream(annotation.topics()).map(environment::resolveRequiredPlaceholders)
+                .filter(StringUtils::hasText).distinct().toList();
+        if (topics.isEmpty()) {
+            throw new IllegalStateException(where + " has no @KafkaEndpoint(topics); allowed: one or more topic names");
+        }
+        if (annotation.concurrency() < 1) {
+            throw new IllegalStateException(where + " has @KafkaEndpoint(concurrency) = " + annotation.concurrency()
+                    + "; allowed: 1 or more");
+        }
+        if (annotation.states().length == 0) {
+            throw new IllegalStateException(where + " has an empty @KafkaEndpoint(states); allowed: one or more of"
+                    + " INITIALIZING, PRIMARY, SECONDARY, DOWN");
+        }
+        String groupId = groupId(annotation, where);
+        String endpointName = StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName();
+
+        RecordInvoker invoker = new RecordInvoker(bean, AopUtils.selectInvocableMethod(method, bean.getClass()));
+        ComponentState[] states = annotation.states();
+        EndpointSpec<ConsumerRecord<Object, Object>, Object> spec = EndpointSpec
+                .<ConsumerRecord<Object, Object>, Object>named(endpointName, new RetryingRecordHandler(invoker, properties.getRetry()))
+                .keyedBy(RecordDispatcher::objectKey)
+                .withPriority(annotation.priority())
+                .acceptingIn(states[0], Arrays.copyOfRange(states, 1, states.length));
+        ActionEndpoint<ConsumerRecord<Object, Object>, Object> endpoint = component.endpoint(spec);
+        ComponentThrottle throttle = throttles.computeIfAbsent(component, c -> new ComponentThrottle(c, properties.getResumeBelow()));
+
+        List<Registration> holder = new ArrayList<>(1);
+        RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
+                properties.getRevokeTimeout(), tp -> listener.partitionAssigned(holder.get(0), tp));
+        ContainerProperties containerProperties = new ContainerProperties(topics.toArray(String[]::new));
+        containerProperties.setGroupId(groupId);
+        containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
+        containerProperties.setMessageListener(dispatcher);
+        containerProperties.setConsumerRebalanceListener(dispatcher);
+        containerProperties.setClientId(componentName + "." + endpointName);
+        ConcurrentMessageListenerContainer<Object, Object> container =
+                new ConcurrentMessageListenerContainer<>(consumerFactory, containerProperties);
+        container.setConcurrency(annotation.concurrency());
+        container.setCommonErrorHandler(dispatcher);
+        container.setBeanName("backplaneKafka." + componentName + "." + endpointName);
+        container.setAutoStartup(false);
+        throttle.feeds(container, dispatcher);
+        Registration registration = new Registration(componentName, endpointName, groupId, topics, container, dispatcher,
+                ConcurrentHashMap.newKeySet());
+        holder.add(registration);
+        registrations.add(registration);
+        listener.registered(registration);
+        LOG.info("@KafkaEndpoint {}.{}: topics {} (group '{}') -> component '{}' of backplane '{}' at priority {}",
+                componentName, endpointName, topics, groupId, componentName, backplane.name(), annotation.priority());
+    }
+
+    private String groupId(KafkaEndpoint annotation, String where) {
+        String resolved = environment.resolveRequiredPlaceholders(annotation.groupId());
+        if (StringUtils.hasText(resolved)) {
+            return resolved;
+        }
+        if (StringUtils.hasText(properties.getGroupId())) {
+            return properties.getGroupId();
+        }
+        Object configured = consumerFactory.getConfigurationProperties().get(ConsumerConfig.GROUP_ID_CONFIG);
+        if (configured != null && StringUtils.hasText(configured.toString())) {
+            return configured.toString();
+        }
+        String application = environment.getProperty("spring.application.name");
+        if (StringUtils.hasText(application)) {
+            return application;
+        }
+        throw new IllegalStateException(where + " has no consumer group; set @KafkaEndpoint(groupId), backplane.kafka.group-id,"
+                + " spring.kafka.consumer.group-id or spring.application.name");
+    }
+
+    /** Told of endpoints and partitions as they appear (the meters). */
+    interface Listener {
+        void registered(Registration registration);
+
+        /** The first time this node is assigned {@code partition} for the endpoint; on a consumer thread. */
+        void partitionAssigned(Registration registration, TopicPartition partition);
+    }
+
+    /** The registered endpoints. */
+    public List<Registration> registrations() {
+        return List.copyOf(registrations);
+    }
+
+    @Override
+    public void start() {
+        checkTopics();
+        sweeper.scheduleWithFixedDelay(this::resumeWhereRoom, 100, 100, TimeUnit.MILLISECONDS);
+        registrations.forEach(r -> r.container().start());
+        running = true;
+    }
+
+    /** A topic that does not exist is a clear error for its endpoint; the others run regardless. */
+    private void checkTopics() {
+        Set<String> all = new LinkedHashSet<>();
+        registrations.forEach(r -> all.addAll(r.topics()));
+        if (all.isEmpty()) {
+            return;
+        }
+        Map<String, Object> adminConfigs = new HashMap<>();
+        consumerFactory.getConfigurationProperties().forEach((k, v) -> {
+            if (k.startsWith("bootstrap.") || k.startsWith("security.") || k.startsWith("sasl.") || k.startsWith("ssl.")) {
+                adminConfigs.put(k, v);
+            }
+        });
+        try (Admin admin = Admin.create(adminConfigs)) {
+            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            for (Registration r : registrations) {
+                for (String topic : r.topics()) {
+                    if (!existing.contains(topic)) {
+                        r.missingTopics().add(topic);
+                        LOG.error("@KafkaEndpoint {}.{}: topic '{}' does not exist; its records are consumed once it is created"
+                                + " (the endpoint's other topics and every other endpoint run normally)", r.component(),
+                                r.endpoint(), topic);
+                    }
+                }
+            }
+        } catch (Exception e) {
+            LOG.warn("Could not check that the @KafkaEndpoint topics {} exist: {}", all, e.toString());
+        }
+    }
+
+    private void resumeWhereRoom() {
+        for (ComponentThrottle throttle : throttles.values()) {
+            try {
+                if (throttle.isPaused()) {
+                    throttle.maybeResume();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Resuming the partitions of component '{}' failed: {}", throttle.component().name(), e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        CountDownLatch latch = new CountDownLatch(1);
+        stop(latch::countDown);
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops every container; each hands its partitions over as on a rebalance (in-flight records
+     * finish within {@code backplane.kafka.revoke-timeout} and are committed).
+     */
+    @Override
+    public void stop(Runnable callback) {
+        running = false;
+        List<Registration> active = registrations.stream().filter(r -> r.container().isRunning()).toList();
+        if (active.isEmpty()) {
+            sweeper.shutdown();
+            callback.run();
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(active.size());
+        active.forEach(r -> r.container().stop(stopped::countDown));
+        Thread waiter = new Thread(() -> {
+            try {
+                stopped.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                sweeper.shutdown();
+                callback.run();
+            }
+        }, "backplane-kafka-stop");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    @Override
+    public void destroy() {
+        sweeper.shutdownNow();
+        deadLetters.close();
+    }
+
+    /** A view of every endpoint and assigned partition, for the actuator endpoint. */
+    public Map<String, Object> describe() {
+        Map<String, Object> endpoints = new LinkedHashMap<>();
+        for (Registration r : registrations) {
+            RecordDispatcher d = r.dispatcher();
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("component", r.component());
+            view.put("groupId", r.groupId());
+            view.put("topics", r.topics());
+            view.put("missingTopics", List.copyOf(r.missingTopics()));
+            view.put("running", r.container().isRunning());
+            view.put("paused", d.throttle().isPaused());
+            view.put("pausedSeconds", d.throttle().pausedNanos() / 1e9);
+            view.put("pauses", d.throttle().pauses());
+            view.put("completed", d.completed.get());
+            view.put("deadLettered", d.deadLettered.get());
+            view.put("handovers", d.handovers.get());
+            view.put("lastHandoverMillis", d.lastHandoverNanos.get() / 1_000_000.0);
+            view.put("redeliveredAfterHandover", d.abandonedAtRevoke.get());
+            Map<String, Object> partitions = new java.util.TreeMap<>();
+            d.feeds().forEach((tp, feed) -> partitions.put(tp.toString(), partitionView(feed)));
+            view.put("partitions", partitions);
+            endpoints.put(r.component() + "." + r.endpoint(), view);
+        }
+        return endpoints;
+    }
+
+    private static Map<String, Object> partitionView(PartitionFeed feed) {
+        PartitionProgress.Snapshot s = feed.progress.snapshot();
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("committedOffset", s.committedOffset());
+        view.put("receivedOffset", s.nextOffset());
+        view.put("inFlight", s.inFlight());
+        view.put("heldBack", feed.backlogSize());
+        view.put("lag", feed.lag());
+        view.put("pausedSeconds", feed.pausedNanos() / 1e9);
+        return view;
+    }
+}

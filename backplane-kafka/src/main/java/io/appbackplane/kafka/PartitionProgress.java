@@ -1,0 +1,167 @@
+package io.appbackplane.kafka;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The records of one partition, in offset order, from the moment they are received until they are
+ * committed: it lets the offset advance only up to the first record that is not done.
+ *
+ * <p>Threads: {@link #received} is called by the partition's consumer thread, in offset order;
+ * {@link #done} by any thread (backplane workers, the dead-letter publisher); {@link #closeAfter}
+ * by the consumer thread on revocation. Every method holds one lock; {@code commit} callbacks run
+ * under it, so once {@link #closeAfter} returns no commit for this assignment can follow.
+ *
+ * <p>Invariants (under the lock): {@code received = committedCount + window.size()}; the window's
+ * first entry is not done (every done prefix has been handed to {@code commit}); {@code inFlight =}
+ * number of window entries not done.
+ */
+final class PartitionProgress {
+
+    /** One received record; {@code done} flips once, under the lock. */
+    static final class Entry {
+        final long offset;
+        /** What the commit callback needs for this record (spring-kafka's {@code Acknowledgment}). */
+        final Object token;
+        boolean done;
+
+        Entry(long offset, Object token) {
+            this.offset = offset;
+            this.token = token;
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition drained = lock.newCondition();
+    private final ArrayDeque<Entry> window = new ArrayDeque<>();
+    private final Consumer<Entry> commit;
+    private long received;
+    private long committedCount;
+    private long nextOffset = -1;
+    private long lastCommitted = -1;
+    private int inFlight;
+    private boolean closed;
+
+    /**
+     * @param commit called with the last entry of a newly done prefix (the offset to commit is its
+     *     offset plus one); runs under the lock, so it must only hand the offset on (spring-kafka's
+     *     {@code Acknowledgment.acknowledge()} from a foreign thread just queues it for the consumer thread)
+     */
+    PartitionProgress(Consumer<Entry> commit) {
+        this.commit = commit;
+    }
+
+    /**
+     * Registers the next record of the partition. {@code token} may be null for a record that was
+     * never handed to the listener (it failed to deserialize): it is done like any other, and its
+     * offset is committed with the next record that has a token.
+     *
+     * @throws IllegalStateException if {@code offset} is not above the previous one
+     */
+    Entry received(long offset, Object token) {
+        lock.lock();
+        try {
+            if (offset <= nextOffset - 1) {
+                throw new IllegalStateException("offset " + offset + " received after " + (nextOffset - 1));
+            }
+            nextOffset = offset + 1;
+            Entry entry = new Entry(offset, token);
+            window.addLast(entry);
+            received++;
+            inFlight++;
+            return entry;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Marks {@code entry} done and commits the done prefix, if any. Ignored after {@link #closeAfter}
+     * (the partition has moved on; the record will be redelivered to its new owner) and for an
+     * entry already done.
+     *
+     * @return whether it counted (false once closed or for a repeat)
+     */
+    boolean done(Entry entry) {
+        lock.lock();
+        try {
+            if (closed || entry.done) {
+                return false;
+            }
+            entry.done = true;
+            inFlight--;
+            Entry last = null;
+            while (!window.isEmpty() && window.peekFirst().done) {
+                Entry head = window.pollFirst();
+                committedCount++;
+                if (head.token != null) {
+                    last = head; // an entry without a token cannot commit; a later one will (see received)
+                }
+            }
+            if (last != null) {
+                lastCommitted = last.offset;
+                commit.accept(last);
+            }
+            if (inFlight == 0) {
+                drained.signalAll();
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for every received record to be done, then closes: later {@link
+     * #done} calls are ignored, so nothing more is committed for this assignment.
+     *
+     * @return how many records were still in flight when it closed (they will be delivered again)
+     */
+    int closeAfter(long timeout, TimeUnit unit) throws InterruptedException {
+        lock.lock();
+        try {
+            long nanos = unit.toNanos(timeout);
+            while (inFlight > 0 && nanos > 0) {
+                nanos = drained.awaitNanos(nanos);
+            }
+            closed = true;
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes at once, without waiting (a failed start or a lost partition). */
+    int close() {
+        lock.lock();
+        try {
+            closed = true;
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A consistent view, for metrics and checks. */
+    Snapshot snapshot() {
+        lock.lock();
+        try {
+            return new Snapshot(received, committedCount, inFlight, lastCommitted < 0 ? -1 : lastCommitted + 1, nextOffset, closed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @param received records received in this assignment
+     * @param committed records whose offsets were handed on for commit
+     * @param inFlight received and not done
+     * @param committedOffset the offset handed on for commit (the next record to read; {@code -1} before the first)
+     * @param nextOffset one past the last received offset ({@code -1} before the first)
+     * @param closed whether the assignment ended
+     */
+    record Snapshot(long received, long committed, int inFlight, long committedOffset, long nextOffset, boolean closed) {}
+}

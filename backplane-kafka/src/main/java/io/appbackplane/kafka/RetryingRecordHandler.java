@@ -1,0 +1,66 @@
+package io.appbackplane.kafka;
+
+import io.appbackplane.ActionContext;
+import io.appbackplane.EndpointHandler;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Runs a {@link KafkaEndpoint} method for a record, and retries a failure with exponential back-off
+ * on the same object: between attempts the object waits for a timer reply (rule 8) — no thread is
+ * held, and the key's next record cannot overtake the retried one. After the last attempt the
+ * action fails with {@link RecordFailedException} and the record goes to the dead-letter topic.
+ */
+final class RetryingRecordHandler implements EndpointHandler<ConsumerRecord<Object, Object>, Object> {
+
+    private final RecordInvoker invoker;
+    private final BackplaneKafkaProperties.Retry retry;
+
+    RetryingRecordHandler(RecordInvoker invoker, BackplaneKafkaProperties.Retry retry) {
+        this.invoker = invoker;
+        this.retry = retry;
+    }
+
+    @Override
+    public Object handle(ActionContext context, ConsumerRecord<Object, Object> record) throws Exception {
+        return attempt(context, record, 1);
+    }
+
+    private Object attempt(ActionContext context, ConsumerRecord<Object, Object> record, int attempt) throws Exception {
+        Object result;
+        try {
+            result = invoker.invoke(context, record);
+        } catch (Exception e) {
+            return retryOrFail(context, record, attempt, e);
+        }
+        if (result instanceof CompletionStage<?> stage) {
+            return context.awaitReply(stage, (ctx, value, failure) ->
+                    failure == null ? value : retryOrFail(ctx, record, attempt, failure));
+        }
+        return result;
+    }
+
+    private Object retryOrFail(ActionContext context, ConsumerRecord<Object, Object> record, int attempt, Throwable failure)
+            throws Exception {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (attempt >= retry.getAttempts() || cause instanceof RecordInvoker.RecordValueTypeException) {
+            throw new RecordFailedException(record, attempt, cause);
+        }
+        CompletableFuture<Void> backoff = new CompletableFuture<Void>()
+                .completeOnTimeout(null, retry.backoffBefore(attempt + 1).toMillis(), TimeUnit.MILLISECONDS);
+        return context.awaitReply(backoff, (ctx, ignored, timerFailure) -> attempt(ctx, record, attempt + 1));
+    }
+
+    /** A record's action failed on its last attempt. */
+    static final class RecordFailedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        RecordFailedException(ConsumerRecord<?, ?> record, int attempts, Throwable cause) {
+            super("record " + record.topic() + "-" + record.partition() + "@" + record.offset() + " (key " + record.key()
+                    + ") failed " + attempts + (attempts == 1 ? " time" : " times") + ": " + cause, cause);
+        }
+    }
+}
