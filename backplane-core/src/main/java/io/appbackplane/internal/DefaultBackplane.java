@@ -19,7 +19,9 @@ import io.appbackplane.Stepper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -77,6 +79,8 @@ public final class DefaultBackplane implements Backplane {
     private final AtomicLong realTicks = new AtomicLong();
     private final AtomicInteger state = new AtomicInteger(RUNNING);
     private final LongAdder finishedWhileDraining = new LongAdder();
+    /** Rejections by {@link Reason#ordinal()}. */
+    private final LongAdder[] rejections = newAdders(Reason.values().length);
     private final AtomicLong failedAtShutdown = new AtomicLong();
     private final CompletableFuture<ShutdownReport> shutdownFuture = new CompletableFuture<>();
     private final DefaultComponent self;
@@ -99,7 +103,7 @@ public final class DefaultBackplane implements Backplane {
         this.measuresThreadCpu = CpuMeter.measuresThreadCpu(clock, stepMode);
         this.priorityCounters = new ActionCounters[policy.priorities()];
         for (int p = 0; p < priorityCounters.length; p++) {
-            priorityCounters[p] = new ActionCounters();
+            priorityCounters[p] = new ActionCounters(true); // with a queue-wait histogram, for per-priority percentiles
         }
         this.scheduler = new Scheduler(this, ready, quotas, cpu, policy.actionsPerTurn(), policy.slowActionThreshold());
         this.timers = new TimerService(name, clock);
@@ -290,6 +294,27 @@ public final class DefaultBackplane implements Backplane {
         if (node.request.endpoint != null) {
             node.request.endpoint.actionRan(queueTime, runTime);
         }
+    }
+
+    /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
+    void countRejection(Reason reason) {
+        rejections[reason.ordinal()].increment();
+    }
+
+    private static LongAdder[] newAdders(int n) {
+        LongAdder[] adders = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            adders[i] = new LongAdder();
+        }
+        return adders;
+    }
+
+    private Map<Reason, Long> rejectionsByReason() {
+        Map<Reason, Long> byReason = new EnumMap<>(Reason.class);
+        for (Reason reason : Reason.values()) {
+            byReason.put(reason, rejections[reason.ordinal()].sum());
+        }
+        return byReason;
     }
 
     ActionCounters priorityCounters(int priority) {
@@ -519,7 +544,8 @@ public final class DefaultBackplane implements Backplane {
         List<PriorityStatistics> priorities = new ArrayList<>(current.priorities());
         for (int p = 0; p < current.priorities(); p++) {
             ActionCounts counts = priorityCounters[p].snapshot();
-            priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts));
+            priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts,
+                    priorityCounters[p].queueWaitHistogram()));
         }
         List<ComponentStatistics> componentStats = new ArrayList<>();
         for (DefaultComponent component : components) {
@@ -538,7 +564,8 @@ public final class DefaultBackplane implements Backplane {
         return new BackplaneStatistics(name, current, threads, busy, idle, priorities, cpuStats, realTicks.get(),
                 quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.outstanding(),
                 // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
-                ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats);
+                ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats,
+                rejectionsByReason());
     }
 
     /** Checks every object's invariants; for tests, on a quiescent backplane. */
