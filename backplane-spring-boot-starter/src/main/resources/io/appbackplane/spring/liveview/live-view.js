@@ -68,7 +68,8 @@
     };
     charts.cpu = lineChart(canvas('cpu', 'CPU used vs limit (cores, per period) and throttled time'), 'cores',
       { throttled: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'throttled ms/s' } } });
-    charts.queueWait = lineChart(canvas('queueWait', 'Queue wait by priority (p50 solid, p99 dashed)'), 'ms');
+    charts.queueWait = lineChart(canvas('queueWait', 'Queue wait by priority (p50 solid, p99 dashed)'), 'ms',
+      { y: { type: 'logarithmic', title: { display: true, text: 'ms (log scale)' } } }); // urgent µs next to bulk seconds
     charts.readyDepth = lineChart(canvas('readyDepth', 'Ready depth by priority (objects)'), 'objects');
     charts.actions = lineChart(canvas('actions', 'Actions per second by component'), 'actions/s');
     charts.rejections = lineChart(canvas('rejections', 'Rejections per second by reason'), 'rejections/s');
@@ -144,6 +145,11 @@
 
   /** Lays the components out in columns by dependency depth (what they depend on to the left). */
   function renderGraph(ui, components) {
+    const key = JSON.stringify(components);
+    if (key === ui.graphKey) {
+      return; // unchanged: keep the drawing (and whatever the user is hovering)
+    }
+    ui.graphKey = key;
     const byName = new Map(components.map(c => [c.name, c]));
     const depth = new Map();
     const depthOf = (name, seen) => {
