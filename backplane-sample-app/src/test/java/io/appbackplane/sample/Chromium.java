@@ -19,15 +19,15 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * packages fail the test with the command that installs them, rather than skipping it: {@code
  * .ci/run} installs them, so a skip would hide a broken CI machine.
  */
-final class Chromium {
+public final class Chromium {
 
-    static final Path BROWSER = Path.of("/usr/bin/chromium");
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+    public static final Path BROWSER = Path.of("/usr/bin/chromium");
+    public static final Path DRIVER = Path.of("/usr/bin/chromedriver");
 
     private Chromium() {}
 
     /** A fresh headless browser with its own profile in {@code profile}, browser console logging on. */
-    static ChromeDriver start(Path profile, int width, int height) {
+    public static ChromeDriver start(Path profile, int width, int height) {
         if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
             fail("the live view's browser test needs Debian's chromium and chromedriver at " + BROWSER + " and " + DRIVER
                     + "; install them with: sudo apt-get install -y chromium chromium-driver (.ci/run does this)");
