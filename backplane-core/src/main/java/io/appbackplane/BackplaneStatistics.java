@@ -1,7 +1,10 @@
 package io.appbackplane;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An immutable snapshot of a backplane's statistics (DESIGN rule 17). Values are read one by one
@@ -24,6 +27,8 @@ import java.util.List;
  * @param outstanding requests accepted and not finished, over all components
  * @param totals the sum of all components' counts
  * @param components one entry per component, in installation order
+ * @param rejectionsByReason requests rejected since the backplane started, by reason (every reason
+ *     present, in declaration order); they add up to {@code totals().rejected()}
  */
 public record BackplaneStatistics(
         String name,
@@ -40,11 +45,17 @@ public record BackplaneStatistics(
         int waitingObjects,
         int outstanding,
         ActionCounts totals,
-        List<ComponentStatistics> components) {
+        List<ComponentStatistics> components,
+        Map<BackplaneRejectedException.Reason, Long> rejectionsByReason) {
 
     public BackplaneStatistics {
         priorities = List.copyOf(priorities);
         components = List.copyOf(components);
+        Map<BackplaneRejectedException.Reason, Long> byReason = new EnumMap<>(BackplaneRejectedException.Reason.class);
+        for (BackplaneRejectedException.Reason reason : BackplaneRejectedException.Reason.values()) {
+            byReason.put(reason, rejectionsByReason.getOrDefault(reason, 0L));
+        }
+        rejectionsByReason = Collections.unmodifiableMap(byReason);
     }
 
     /**

@@ -8,8 +8,11 @@ package io.appbackplane;
  * @param usedThisPeriod actions charged to the quota since the last (real or virtual) tick
  * @param readyDepth objects in the ready queue
  * @param counts requests submitted at this priority and actions run at it
+ * @param queueWait the queue waits (queued to started) of the actions run at it, cumulative since
+ *     the backplane started: subtract an earlier snapshot's for an interval's percentiles
  */
-public record PriorityStatistics(int priority, int quota, int usedThisPeriod, int readyDepth, ActionCounts counts) {
+public record PriorityStatistics(
+        int priority, int quota, int usedThisPeriod, int readyDepth, ActionCounts counts, LatencyHistogram queueWait) {
 
     /** Whether the quota is unlimited. */
     public boolean unlimited() {

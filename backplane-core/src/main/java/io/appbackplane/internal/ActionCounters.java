@@ -1,10 +1,12 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.ActionCounts;
+import io.appbackplane.LatencyHistogram;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -37,7 +39,9 @@ final class ActionCounters {
     private static final int MAX_RUN_NANOS = PAD + 4;
     private static final int COMPLETED = PAD + 5;
     private static final int FAILED = PAD + 6;
-    /** Longs per tally: one line of values between two lines of padding. */
+    /** Where a tally's queue-wait histogram starts (only the per-priority counters keep one): after the values' line. */
+    private static final int HISTOGRAM = 2 * PAD;
+    /** Longs per tally without a histogram: one line of values between two lines of padding. */
     private static final int TALLY_LENGTH = 3 * PAD;
 
     private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
@@ -55,6 +59,24 @@ final class ActionCounters {
     private final LongAccumulator maxRunNanos = new LongAccumulator(Math::max, 0);
     /** Tallies by worker slot; grown (copied) under this object's lock, published by the volatile write. */
     private volatile long[][] tallies = new long[0][];
+    /**
+     * Whether actions' queue waits are counted in a {@link LatencyHistogram} as well: one more plain
+     * add to the worker's own tally per action (the bucket is a few shifts), for the live view's
+     * per-priority percentiles.
+     */
+    private final boolean queueHistogram;
+    /** The histogram's buckets for threads that are not workers; null without a histogram. */
+    private final AtomicLongArray sharedQueueHistogram;
+
+    /** Counters without a queue-wait histogram. */
+    ActionCounters() {
+        this(false);
+    }
+
+    ActionCounters(boolean queueHistogram) {
+        this.queueHistogram = queueHistogram;
+        this.sharedQueueHistogram = queueHistogram ? new AtomicLongArray(LatencyHistogram.BUCKETS) : null;
+    }
 
     void actionRan(long queueTime, long runTime) {
         long[] tally = tally(WorkerThread.currentSlot());
@@ -64,6 +86,9 @@ final class ActionCounters {
             runNanos.add(runTime);
             maxQueueNanos.accumulate(queueTime);
             maxRunNanos.accumulate(runTime);
+            if (queueHistogram) {
+                sharedQueueHistogram.getAndIncrement(LatencyHistogram.bucketOf(queueTime));
+            }
             return;
         }
         add(tally, ACTIONS_RUN, 1);
@@ -71,6 +96,9 @@ final class ActionCounters {
         add(tally, RUN_NANOS, runTime);
         max(tally, MAX_QUEUE_NANOS, queueTime);
         max(tally, MAX_RUN_NANOS, runTime);
+        if (queueHistogram) {
+            add(tally, HISTOGRAM + LatencyHistogram.bucketOf(queueTime), 1);
+        }
     }
 
     void finished(boolean success) {
@@ -103,7 +131,8 @@ final class ActionCounters {
             all = all.clone();
         }
         if (all[slot] == null) {
-            all[slot] = new long[TALLY_LENGTH];
+            // With a histogram, its buckets sit between the values' line and the trailing padding.
+            all[slot] = new long[queueHistogram ? TALLY_LENGTH + LatencyHistogram.BUCKETS : TALLY_LENGTH];
         }
         tallies = all;
         return all[slot];
@@ -156,6 +185,25 @@ final class ActionCounters {
                 Duration.ofNanos(max(MAX_QUEUE_NANOS, maxQueueNanos)),
                 Duration.ofNanos(sum(RUN_NANOS, runNanos)),
                 Duration.ofNanos(max(MAX_RUN_NANOS, maxRunNanos)));
+    }
+
+    /** The queue waits counted so far, or an empty histogram for counters that keep none. */
+    LatencyHistogram queueWaitHistogram() {
+        if (!queueHistogram) {
+            return LatencyHistogram.empty();
+        }
+        long[] counts = new long[LatencyHistogram.BUCKETS];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = sharedQueueHistogram.get(i);
+        }
+        for (long[] tally : tallies) {
+            if (tally != null) {
+                for (int i = 0; i < counts.length; i++) {
+                    counts[i] += (long) TALLY.getAcquire(tally, HISTOGRAM + i);
+                }
+            }
+        }
+        return LatencyHistogram.of(counts);
     }
 
     static ActionCounts sum(Iterable<ActionCounts> parts) {

@@ -19,7 +19,9 @@ import io.appbackplane.Stepper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -72,6 +74,8 @@ public final class DefaultBackplane implements Backplane {
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong realTicks = new AtomicLong();
     private final ShutdownSequence sequence = new ShutdownSequence(this);
+    /** Rejections by {@link Reason#ordinal()}. */
+    private final LongAdder[] rejections = newAdders(Reason.values().length);
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
     private final Topics topics = new Topics();
@@ -91,7 +95,7 @@ public final class DefaultBackplane implements Backplane {
         this.measuresThreadCpu = CpuMeter.measuresThreadCpu(clock, stepMode);
         this.priorityCounters = new ActionCounters[policy.priorities()];
         for (int p = 0; p < priorityCounters.length; p++) {
-            priorityCounters[p] = new ActionCounters();
+            priorityCounters[p] = new ActionCounters(true); // with a queue-wait histogram, for per-priority percentiles
         }
         this.scheduler = new Scheduler(this, ready, quotas, cpu, policy.actionsPerTurn(), policy.slowActionThreshold());
         this.timers = new TimerService(name, clock);
@@ -332,6 +336,27 @@ public final class DefaultBackplane implements Backplane {
         }
     }
 
+    /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
+    void countRejection(Reason reason) {
+        rejections[reason.ordinal()].increment();
+    }
+
+    private static LongAdder[] newAdders(int n) {
+        LongAdder[] adders = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            adders[i] = new LongAdder();
+        }
+        return adders;
+    }
+
+    private Map<Reason, Long> rejectionsByReason() {
+        Map<Reason, Long> byReason = new EnumMap<>(Reason.class);
+        for (Reason reason : Reason.values()) {
+            byReason.put(reason, rejections[reason.ordinal()].sum());
+        }
+        return byReason;
+    }
+
     ActionCounters priorityCounters(int priority) {
         return priorityCounters[priority];
     }
@@ -554,7 +579,8 @@ public final class DefaultBackplane implements Backplane {
         List<PriorityStatistics> priorities = new ArrayList<>(current.priorities());
         for (int p = 0; p < current.priorities(); p++) {
             ActionCounts counts = priorityCounters[p].snapshot();
-            priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts));
+            priorities.add(new PriorityStatistics(p, quotas.quota(p), quotas.used(p), ready.depth(p), counts,
+                    priorityCounters[p].queueWaitHistogram()));
         }
         List<ComponentStatistics> componentStats = new ArrayList<>();
         for (DefaultComponent component : components) {
@@ -574,7 +600,8 @@ public final class DefaultBackplane implements Backplane {
         return new BackplaneStatistics(name, current, threads, busy, idle, replaced, priorities, cpuStats, realTicks.get(),
                 quotas.virtualTicks(), ready.totalDepth(), waiting.get(), outstanding.outstanding(),
                 // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
-                ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats);
+                ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats,
+                rejectionsByReason());
     }
 
     /** Checks every object's invariants; for tests, on a quiescent backplane. */

@@ -273,6 +273,7 @@ final class DefaultComponent implements BackplaneComponent {
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
             countRejected(request);
+            backplane.countRejection(Reason.COMPONENT_LIMIT); // it was at its limit; the hook's exception tells the caller
             throw e;
         }
     }
@@ -280,6 +281,7 @@ final class DefaultComponent implements BackplaneComponent {
     /** Counts {@code request} as rejected and returns the exception that tells its caller. */
     BackplaneRejectedException reject(Request request, Reason reason, String message) {
         countRejected(request);
+        backplane.countRejection(reason);
         // after shutdown began nothing is retryable here: the node is going away (DESIGN §3.2)
         return new BackplaneRejectedException(reason, backplane.name(), name, message,
                 reason != Reason.CLOSED && !backplane.isShutdown());
@@ -299,6 +301,7 @@ final class DefaultComponent implements BackplaneComponent {
         counters.rejected.increment();
         endpoint.counters.submitted.increment();
         endpoint.counters.rejected.increment();
+        backplane.countRejection(Reason.STATE);
         return new BackplaneRejectedException(Reason.STATE, backplane.name(), name, message, !backplane.isShutdown());
     }
 

@@ -3,7 +3,7 @@ package io.appbackplane.spring.metrics;
 /**
  * Every meter name the starter registers, in one place. Tags: {@code backplane}, {@code component},
  * {@code endpoint}, {@code priority}, {@code outcome} (completed, failed, rejected), {@code state}
- * (busy, idle).
+ * (busy, idle, total for threads; a module state for components), {@code reason} (a rejection reason).
  */
 public final class BackplaneMeters {
 
@@ -45,6 +45,12 @@ public final class BackplaneMeters {
     public static final String VIRTUAL_TICKS = "backplane.virtual.ticks";
     /** Worker threads (gauge; tags backplane, state = busy | idle | total). */
     public static final String THREADS = "backplane.threads";
+    /** Time from queued to started, per priority (FunctionTimer; tags backplane, priority). */
+    public static final String PRIORITY_QUEUE = "backplane.priority.queue";
+    /** Requests rejected, by reason (counter; tags backplane, reason). */
+    public static final String REJECTIONS = "backplane.rejections";
+    /** 1 for the component's current module state, 0 for the others (gauge; tags backplane, component, state). */
+    public static final String COMPONENT_STATE = "backplane.component.state";
 
     private BackplaneMeters() {}
 }

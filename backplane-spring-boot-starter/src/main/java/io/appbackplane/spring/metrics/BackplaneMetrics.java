@@ -3,7 +3,9 @@ package io.appbackplane.spring.metrics;
 import io.appbackplane.ActionCounts;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneStatistics;
+import io.appbackplane.ComponentState;
 import io.appbackplane.ComponentStatistics;
 import io.appbackplane.EndpointStatistics;
 import io.appbackplane.PriorityStatistics;
@@ -71,6 +73,12 @@ public final class BackplaneMetrics implements MeterBinder {
                 gauge(meters, BackplaneMeters.QUOTA_USED, tags, stats, s -> of.apply(s).usedThisPeriod());
                 counter(meters, BackplaneMeters.PRIORITY_ACTIONS, tags, stats, s -> of.apply(s).counts().actionsRun());
                 outcomes(meters, BackplaneMeters.PRIORITY_REQUESTS, tags, stats, s -> of.apply(s).counts());
+                timer(meters, BackplaneMeters.PRIORITY_QUEUE, tags, stats, s -> of.apply(s).counts().actionsRun(),
+                        s -> of.apply(s).counts().totalQueueTime().toNanos());
+            }
+            for (BackplaneRejectedException.Reason reason : BackplaneRejectedException.Reason.values()) {
+                counter(meters, BackplaneMeters.REJECTIONS, bp.and("reason", reason.name()), stats,
+                        s -> s.rejectionsByReason().get(reason));
             }
             for (BackplaneComponent component : backplane.components()) {
                 bindComponent(meters, stats, bp, component);
@@ -91,6 +99,10 @@ public final class BackplaneMetrics implements MeterBinder {
         counter(meters, BackplaneMeters.SLOW_ACTIONS, tags, stats, s -> of.apply(s).counts().slowActions());
         gauge(meters, BackplaneMeters.OUTSTANDING, tags, stats, s -> of.apply(s).outstanding());
         gauge(meters, BackplaneMeters.OPERATION_LIMIT, tags, stats, s -> of.apply(s).operationLimit());
+        for (ComponentState state : ComponentState.values()) {
+            gauge(meters, BackplaneMeters.COMPONENT_STATE, tags.and("state", state.name()), stats,
+                    s -> of.apply(s).state() == state ? 1 : 0);
+        }
         component.endpoints().forEach(endpoint -> {
             String endpointName = endpoint.name();
             Tags endpointTags = tags.and("endpoint", endpointName);
