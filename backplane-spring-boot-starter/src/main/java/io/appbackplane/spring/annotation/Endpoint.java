@@ -20,6 +20,11 @@ import java.lang.annotation.Target;
  * blocks the caller until the action completes, except on a worker of the same backplane, where it
  * fails at once (blocking there could deadlock): return a {@code CompletableFuture} instead.
  *
+ * <p>The method may declare one {@link io.appbackplane.ActionContext} parameter: callers pass {@code
+ * null} and the backplane passes the running action's context ({@code awaitReply} with or without
+ * a timeout, {@code shouldYield}, {@code yieldTo}). After {@code awaitReply} or {@code yieldTo} the
+ * method returns {@code null}, and the call completes with the handler's or continuation's result.
+ *
  * <p>Calls from the bean to its own methods ({@code this.other()}) do not go through the proxy and
  * run directly, as with other Spring proxies.
  */

@@ -41,6 +41,7 @@ final class EndpointMethod {
     private final boolean targetIsOurProxy;
     private final Backplane backplane;
     private final Kind kind;
+    private final int contextIndex; // the ActionContext parameter, or -1
     private ActionEndpoint<EndpointCall, Object> endpoint;
     private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
 
@@ -51,7 +52,27 @@ final class EndpointMethod {
         this.targetIsOurProxy = targetIsOurProxy;
         this.backplane = backplane;
         this.kind = kindOf(method);
+        this.contextIndex = actionContextIndex(method);
         ReflectionUtils.makeAccessible(method);
+    }
+
+    /**
+     * The index of the method's {@link ActionContext} parameter, or -1. The backplane supplies it
+     * on the worker; a caller passes {@code null}.
+     */
+    static int actionContextIndex(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        int index = -1;
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == ActionContext.class) {
+                if (index >= 0) {
+                    throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName()
+                            + " has more than one ActionContext parameter; allowed: one");
+                }
+                index = i;
+            }
+        }
+        return index;
     }
 
     /**
@@ -102,6 +123,11 @@ final class EndpointMethod {
 
     /** Dispatches a proxy call, in the caller's thread. */
     Object dispatch(Object[] arguments) throws Throwable {
+        if (contextIndex >= 0 && arguments[contextIndex] != null) {
+            throw new IllegalArgumentException("@Endpoint method " + method.getDeclaringClass().getSimpleName() + "."
+                    + method.getName() + " was called with an ActionContext argument; pass null: the backplane supplies"
+                    + " the context of the action that runs the call");
+        }
         EndpointCall call = EndpointCall.of(arguments);
         switch (kind) {
             case FUTURE:
@@ -132,7 +158,7 @@ final class EndpointMethod {
         Object result;
         CallerContext.Scope scope = call.callerContext().restore();
         try {
-            result = invokeDirect(call.arguments());
+            result = invokeDirect(withContext(context, call.arguments()));
         } finally {
             scope.close();
         }
@@ -154,6 +180,15 @@ final class EndpointMethod {
             return replyTimeout == null ? context.awaitReply(stage, handler) : context.awaitReply(stage, replyTimeout, handler);
         }
         return result;
+    }
+
+    private Object[] withContext(ActionContext context, Object[] arguments) {
+        if (contextIndex < 0) {
+            return arguments;
+        }
+        Object[] withContext = arguments.clone(); // the call's own array may be read again (e.g. by a digester)
+        withContext[contextIndex] = context;
+        return withContext;
     }
 
     /** Invokes the method on the bean itself (not through our dispatching proxy). */
