@@ -16,7 +16,9 @@ import java.lang.annotation.Target;
  *
  * <p>Return types: {@code CompletableFuture}/{@code CompletionStage} complete when the action —
  * and the future the method itself returns, awaited as a reply without holding a thread — has
- * completed; {@code void} is fire-and-forget (failures are counted and logged); any other type
+ * completed; {@code Mono}, {@code Flux} and other reactive types return at once and never block
+ * (the method's publisher is awaited as a reply; a {@code Flux}'s elements are collected, in order);
+ * {@code void} is fire-and-forget (failures are counted and logged); any other type
  * blocks the caller until the action completes, except on a worker of the same backplane, where it
  * fails at once (blocking there could deadlock): return a {@code CompletableFuture} instead.
  *

@@ -138,9 +138,10 @@ final class ComponentInstaller {
         String replyTimeout = placeholders.apply(annotation.replyTimeout());
         if (StringUtils.hasText(replyTimeout)) {
             Duration timeout = duration(method, "@Endpoint(replyTimeout)", replyTimeout);
-            if (timeout.isZero() || timeout.isNegative() || EndpointMethod.kindOf(method) != EndpointMethod.Kind.FUTURE) {
+            if (timeout.isZero() || timeout.isNegative() || !EndpointMethod.kindOf(method).isAsynchronous()) {
                 throw invalid(method, "has @Endpoint(replyTimeout) = '" + replyTimeout + "'; allowed: a positive duration,"
-                        + " on a method that returns CompletableFuture, CompletionStage or Future");
+                        + " on a method that returns CompletableFuture, CompletionStage, Future, Mono, Flux or another"
+                        + " reactive type");
             }
             endpointMethod.replyTimeout(timeout);
         }

@@ -10,6 +10,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -22,10 +25,17 @@ final class EndpointMethod {
     enum Kind {
         /** {@code CompletableFuture} or {@code CompletionStage}: returns at once. */
         FUTURE,
+        /** {@code Mono}, {@code Flux} or another reactive type: returns at once (see {@link ReactiveReturns}). */
+        REACTIVE,
         /** {@code void}: fire-and-forget. */
         VOID,
         /** Anything else: the caller blocks until the action completes. */
-        BLOCKING
+        BLOCKING;
+
+        /** Whether the method returns something the backplane completes later (a reply may be awaited). */
+        boolean isAsynchronous() {
+            return this == FUTURE || this == REACTIVE;
+        }
     }
 
     /**
@@ -33,6 +43,9 @@ final class EndpointMethod {
      * (a bean proxied by another post-processor first): the interceptor then lets that one call
      * through instead of dispatching it again.
      */
+    private static final boolean REACTOR =
+            ClassUtils.isPresent("reactor.core.publisher.Mono", EndpointMethod.class.getClassLoader());
+
     private static final ThreadLocal<Boolean> DIRECT = new ThreadLocal<>();
 
     private final String component;
@@ -42,6 +55,7 @@ final class EndpointMethod {
     private final Backplane backplane;
     private final Kind kind;
     private final int contextIndex; // the ActionContext parameter, or -1
+    private final ReactiveAdapter reactive; // null unless kind == REACTIVE
     private ActionEndpoint<EndpointCall, Object> endpoint;
     private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
 
@@ -53,6 +67,7 @@ final class EndpointMethod {
         this.backplane = backplane;
         this.kind = kindOf(method);
         this.contextIndex = actionContextIndex(method);
+        this.reactive = kind == Kind.REACTIVE ? reactiveAdapter(method) : null;
         ReflectionUtils.makeAccessible(method);
     }
 
@@ -89,11 +104,28 @@ final class EndpointMethod {
             if (!returns.isAssignableFrom(CompletableFuture.class)) {
                 throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName() + " returns "
                         + returns.getName() + ", which the backplane cannot complete; allowed: CompletableFuture,"
-                        + " CompletionStage or Future (asynchronous), void, or a plain type (blocking)");
+                        + " CompletionStage or Future (asynchronous), Mono, Flux or another reactive type, void, or a plain"
+                        + " type (blocking)");
             }
             return Kind.FUTURE;
         }
+        if (reactiveAdapter(method) != null) {
+            return Kind.REACTIVE;
+        }
         return Kind.BLOCKING;
+    }
+
+    /**
+     * The Reactive Streams adapter for the method's return type ({@code Mono}, {@code Flux}, ...), or
+     * {@code null}: not a reactive type, a future (which has its own, cheaper path), or no Reactor.
+     */
+    static ReactiveAdapter reactiveAdapter(Method method) {
+        Class<?> returns = method.getReturnType();
+        if (!REACTOR || returns == void.class || Future.class.isAssignableFrom(returns)
+                || CompletionStage.class.isAssignableFrom(returns)) {
+            return null;
+        }
+        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(returns);
     }
 
     void replyTimeout(java.time.Duration timeout) {
@@ -132,6 +164,8 @@ final class EndpointMethod {
         switch (kind) {
             case FUTURE:
                 return endpoint.call(call);
+            case REACTIVE:
+                return ReactiveReturns.toReturnType(reactive, endpoint.call(call));
             case VOID:
                 endpoint.send(call);
                 return null;
@@ -161,6 +195,9 @@ final class EndpointMethod {
             result = invokeDirect(withContext(context, call.arguments()));
         } finally {
             scope.close();
+        }
+        if (reactive != null && result != null) {
+            result = ReactiveReturns.subscribe(reactive, result);
         }
         if (result instanceof CompletableFuture<?> done && done.isDone()) {
             // already complete (e.g. completedFuture(x)): no reply to wait for, so no second action
