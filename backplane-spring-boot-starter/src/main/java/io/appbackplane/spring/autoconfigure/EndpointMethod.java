@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.springframework.aop.framework.Advised;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
@@ -52,6 +53,7 @@ final class EndpointMethod {
     private final Method method;
     private final Object target;
     private final boolean targetIsOurProxy;
+    private final Object owner; // what a call through the proxy targets: the bean, or the instance behind our proxy
     private final Backplane backplane;
     private final Kind kind;
     private final int contextIndex; // the ActionContext parameter, or -1
@@ -64,6 +66,7 @@ final class EndpointMethod {
         this.method = method;
         this.target = target;
         this.targetIsOurProxy = targetIsOurProxy;
+        this.owner = targetIsOurProxy ? staticTarget((Advised) target) : target;
         this.backplane = backplane;
         this.kind = kindOf(method);
         this.contextIndex = actionContextIndex(method);
@@ -126,6 +129,19 @@ final class EndpointMethod {
             return null;
         }
         return ReactiveAdapterRegistry.getSharedInstance().getAdapter(returns);
+    }
+
+    private static Object staticTarget(Advised proxy) {
+        try {
+            return proxy.getTargetSource().isStatic() ? proxy.getTargetSource().getTarget() : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** Whether a call on {@code target} (the invocation's {@code this}) is for this bean's method. */
+    boolean isOwnedBy(Object target) {
+        return owner == target;
     }
 
     void replyTimeout(java.time.Duration timeout) {
