@@ -6,6 +6,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Makes a method of an {@link AppComponent} an endpoint. A call through the bean is dispatched in
@@ -33,6 +34,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ComponentMethodReflectiveProcessor.class) // reflectively invoked: AOT / native-image hints
 public @interface Endpoint {
 
     /** The endpoint's name; defaults to the method name. */
