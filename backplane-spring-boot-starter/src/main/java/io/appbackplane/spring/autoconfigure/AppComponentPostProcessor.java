@@ -46,12 +46,20 @@ final class AppComponentPostProcessor extends AbstractBeanFactoryAwareAdvisingPo
                 interceptor);
         this.beforeExistingAdvisors = true; // dispatch before the bean's other advice runs (that runs on the worker)
         setProxyTargetClass(true); // callers inject the component's class
+        // Define each proxy class in its component class's own loader (not the bean class loader, which
+        // may be a child that cannot define a subclass of a package-private class in its package).
+        setProxyClassLoader(null);
     }
 
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
         super.setBeanFactory(beanFactory);
         setProxyTargetClass(true); // whatever default the bean factory's proxy configuration names
+    }
+
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        // keep the proxy class loader unset: see the constructor
     }
 
     @Override
