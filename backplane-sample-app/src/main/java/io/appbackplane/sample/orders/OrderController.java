@@ -46,7 +46,8 @@ class OrderController {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "'quantity' must be 1.." + MAX_QUANTITY);
         }
         CompletableFuture<OrderView> placed = new CompletableFuture<>();
-        CompletableFuture<OrderView> finished = orders.place(request.item(), request.quantity(), placed);
+        CompletableFuture<OrderView> finished =
+                orders.place(orders.newOrderId(), orders.item(request.item()), request.quantity(), placed, null);
         finished.whenComplete((view, failure) -> {
             if (failure != null) {
                 placed.completeExceptionally(failure); // failed before it was even placed (e.g. shutting down)

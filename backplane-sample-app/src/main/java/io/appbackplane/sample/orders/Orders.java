@@ -1,11 +1,7 @@
 package io.appbackplane.sample.orders;
 
 import io.appbackplane.ActionContext;
-import io.appbackplane.ActionEndpoint;
-import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplaneRejectedException;
-import io.appbackplane.ComponentState;
-import io.appbackplane.EndpointSpec;
 import io.appbackplane.ReplyTimeoutException;
 import io.appbackplane.sample.SampleProperties;
 import io.appbackplane.sample.payments.Payments;
@@ -16,8 +12,6 @@ import io.appbackplane.sample.warehouse.Warehouse;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.annotation.ObjectKey;
-import io.appbackplane.spring.annotation.OnState;
-import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -38,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * CONFIRMED — or FAILED at the step that went wrong. Every step is an action on the order's
  * object, so the steps of one order run one at a time, in order; different orders run in parallel.
  *
- * <p>Placing uses the core API ({@link ActionContext#awaitReply(java.util.concurrent.CompletionStage,
- * Duration, io.appbackplane.ReplyHandler)}) through an endpoint registered when the component
- * initializes; reading an order is an annotated {@link Endpoint} on the same object.
+ * <p>Placing is an annotated {@link Endpoint} that takes the running action's {@link ActionContext}
+ * (callers pass {@code null}) to await each reply with a timeout ({@link
+ * ActionContext#awaitReply(java.util.concurrent.CompletionStage, Duration, io.appbackplane.ReplyHandler)}).
  */
 @AppComponent(value = "orders", dependsOn = {"warehouse", "payments"})
 public class Orders {
@@ -52,52 +46,58 @@ public class Orders {
 
     private final Warehouse warehouse;
     private final Payments payments;
-    private final BackplaneRegistry backplanes;
     private final Duration replyTimeout;
     private final int retained;
     private final AtomicLong ids = new AtomicLong();
     private final Map<String, Order> orders = new ConcurrentHashMap<>();
     private final Queue<String> oldestFirst = new ConcurrentLinkedQueue<>();
     private final AtomicInteger kept = new AtomicInteger();
-    private volatile ActionEndpoint<PlaceOrder, OrderView> placeEndpoint;
 
-    public Orders(Warehouse warehouse, Payments payments, BackplaneRegistry backplanes, SampleProperties properties) {
+    public Orders(Warehouse warehouse, Payments payments, SampleProperties properties) {
         this.warehouse = warehouse;
         this.payments = payments;
-        this.backplanes = backplanes;
         this.replyTimeout = properties.getOrders().getReplyTimeout();
         this.retained = properties.getOrders().getRetained();
     }
 
-    /** A request to place an order; {@code placed} completes once the order is PLACED. */
-    record PlaceOrder(String orderId, Item item, int quantity, CompletableFuture<OrderView> placed) {}
+    /**
+     * The catalogue item for {@code sku}.
+     *
+     * @throws UnknownItemException if {@code sku} is not in the catalogue
+     */
+    public Item item(String sku) {
+        return warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku));
+    }
 
-    /** Registers the core endpoint that runs the state machine, before the component takes work. */
-    @OnState(ComponentState.INITIALIZING)
-    void registerPlaceEndpoint() {
-        BackplaneComponent self = backplanes.all().values().stream()
-                .flatMap(backplane -> backplane.component("orders").stream())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("component 'orders' is not installed in any backplane"));
-        placeEndpoint = self.endpoint(EndpointSpec.<PlaceOrder, OrderView>named("place", this::start)
-                .keyedBy(PlaceOrder::orderId)
-                .withPriority(PLACE_PRIORITY));
+    /** A new, unique order id, the key of the order's object. */
+    public String newOrderId() {
+        return "order-" + ids.incrementAndGet();
     }
 
     /**
-     * Places an order; returns at once (dispatched in the caller's thread). The result completes
-     * with the final view (CONFIRMED or FAILED); {@code placed} completes as soon as it is PLACED.
+     * Places an order; returns at once (dispatched in the caller's thread, on the object for {@code
+     * orderId}). The result completes with the final view (CONFIRMED or FAILED); {@code placed}
+     * completes as soon as it is PLACED. Pass {@code null} for {@code context}: the backplane
+     * supplies it.
      *
-     * @throws UnknownItemException if {@code sku} is not in the catalogue
      * @throws BackplaneRejectedException if the orders component is at its operation limit
      */
-    public CompletableFuture<OrderView> place(String sku, int quantity, CompletableFuture<OrderView> placed) {
-        Item item = warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku));
-        ActionEndpoint<PlaceOrder, OrderView> endpoint = placeEndpoint;
-        if (endpoint == null) {
-            throw new IllegalStateException("orders is not initialized yet");
+    @Endpoint(priority = PLACE_PRIORITY)
+    public CompletableFuture<OrderView> place(@ObjectKey String orderId, Item item, int quantity,
+            CompletableFuture<OrderView> placed, ActionContext context) {
+        Order order = new Order(orderId, item.sku(), quantity, item.priceCents() * quantity);
+        remember(order);
+        order.enter(OrderState.PLACED);
+        placed.complete(order.view());
+        CompletableFuture<Reservation> reservation;
+        try {
+            reservation = warehouse.reserve(order.id(), order.item(), order.quantity());
+        } catch (BackplaneRejectedException busy) {
+            order.fail("warehouse busy: " + busy.getMessage());
+            throw busy;
         }
-        return endpoint.call(new PlaceOrder("order-" + ids.incrementAndGet(), item, quantity, placed));
+        context.awaitReply(reservation, replyTimeout, (ctx, reserved, failure) -> reserved(ctx, order, failure));
+        return null; // the call completes with the reply handlers' result
     }
 
     /** The order as it is once every step queued before this call has run; empty if unknown. */
@@ -107,23 +107,7 @@ public class Orders {
         return CompletableFuture.completedFuture(order == null ? Optional.empty() : Optional.of(order.view()));
     }
 
-    // ---- the state machine; every method below runs on the order's object ----
-
-    private OrderView start(ActionContext context, PlaceOrder request) {
-        Order order = new Order(request.orderId(), request.item().sku(), request.quantity(),
-                request.item().priceCents() * request.quantity());
-        remember(order);
-        order.enter(OrderState.PLACED);
-        request.placed().complete(order.view());
-        CompletableFuture<Reservation> reservation;
-        try {
-            reservation = warehouse.reserve(order.id(), order.item(), order.quantity());
-        } catch (BackplaneRejectedException busy) {
-            order.fail("warehouse busy: " + busy.getMessage());
-            throw busy;
-        }
-        return context.awaitReply(reservation, replyTimeout, (ctx, reserved, failure) -> reserved(ctx, order, failure));
-    }
+    // ---- the rest of the state machine; every method below runs on the order's object ----
 
     private OrderView reserved(ActionContext context, Order order, Throwable failure) {
         if (failure != null) {

@@ -9,10 +9,13 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /** The {@code backplane} Actuator endpoint and health indicator, when Actuator is present. */
 @AutoConfiguration(after = BackplaneAutoConfiguration.class)
@@ -40,6 +43,15 @@ public final class BackplaneActuatorAutoConfiguration {
         @ConditionalOnMissingBean(name = "backplaneHealthIndicator")
         BackplaneHealthIndicator backplaneHealthIndicator(BackplaneRegistry registry, BackplaneProperties properties) {
             return new BackplaneHealthIndicator(registry, properties.getHealth().getStallTimeout());
+        }
+
+        @Bean
+        @ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
+        @ConditionalOnProperty(prefix = "backplane.health", name = "readiness", havingValue = "true", matchIfMissing = true)
+        static BackplaneReadinessGroup backplaneReadinessGroup(Environment environment) {
+            boolean probes = environment.getProperty("management.endpoint.health.probes.enabled", Boolean.class, false)
+                    || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES;
+            return new BackplaneReadinessGroup(probes);
         }
     }
 }

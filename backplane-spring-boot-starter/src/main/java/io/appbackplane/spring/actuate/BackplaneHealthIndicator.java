@@ -17,7 +17,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * {@code backplane} health: DOWN when a backplane has ready work but has run no action for the
- * stall timeout (its workers are stuck or gone), or when a component is not in the state its
+ * stall timeout (its workers are stuck or gone) — time the work waited for CPU budget (a throttled
+ * backplane, doing what its CPU limit says) does not count as stalled — or when a component is not in the state its
  * backplane is in (a failed transition); UP otherwise. Details per backplane: state, ready and
  * waiting objects, outstanding requests, and any lagging components.
  */
@@ -28,8 +29,11 @@ public class BackplaneHealthIndicator implements HealthIndicator {
     private final LongSupplier clock;
     private final Map<String, Progress> progress = new ConcurrentHashMap<>();
 
-    /** The last action count seen for a backplane with ready work, and since when it has not changed. */
-    private record Progress(long actionsRun, long since) {}
+    /**
+     * The last action count and throttled time seen for a backplane with ready work, and since when
+     * neither has changed: work waiting for CPU budget is throttled, not stalled.
+     */
+    private record Progress(long actionsRun, long throttledNanos, long since) {}
 
     public BackplaneHealthIndicator(BackplaneRegistry registry, Duration stallTimeout) {
         this(registry, stallTimeout, System::nanoTime);
@@ -52,6 +56,9 @@ public class BackplaneHealthIndicator implements HealthIndicator {
             detail.put("readyObjects", stats.readyObjects());
             detail.put("waitingObjects", stats.waitingObjects());
             detail.put("outstanding", stats.outstanding());
+            if (stats.cpu().throttledTime().compareTo(Duration.ZERO) > 0) {
+                detail.put("throttledTotal", stats.cpu().throttledTime().toString());
+            }
             if (stalled(backplane.name(), stats)) {
                 detail.put("stalled", "ready work but no action ran for " + Duration.ofNanos(stallTimeoutNanos));
                 up = false;
@@ -75,12 +82,14 @@ public class BackplaneHealthIndicator implements HealthIndicator {
     private boolean stalled(String name, BackplaneStatistics stats) {
         long now = clock.getAsLong();
         long ran = stats.totals().actionsRun();
+        long throttled = stats.cpu().throttledTime().toNanos();
         if (stats.readyObjects() == 0) {
             // The stall clock runs only while work is ready: work arriving after a long idle time has not waited that long.
             progress.remove(name);
             return false;
         }
-        Progress last = progress.compute(name, (k, p) -> p == null || p.actionsRun() != ran ? new Progress(ran, now) : p);
+        Progress last = progress.compute(name, (k, p) -> p == null || p.actionsRun() != ran || p.throttledNanos() != throttled
+                ? new Progress(ran, throttled, now) : p);
         return now - last.since() >= stallTimeoutNanos;
     }
 }

@@ -6,6 +6,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Makes a method of an {@link AppComponent} an endpoint. A call through the bean is dispatched in
@@ -16,9 +17,16 @@ import java.lang.annotation.Target;
  *
  * <p>Return types: {@code CompletableFuture}/{@code CompletionStage} complete when the action —
  * and the future the method itself returns, awaited as a reply without holding a thread — has
- * completed; {@code void} is fire-and-forget (failures are counted and logged); any other type
+ * completed; {@code Mono}, {@code Flux} and other reactive types return at once and never block
+ * (the method's publisher is awaited as a reply; a {@code Flux}'s elements are collected, in order);
+ * {@code void} is fire-and-forget (failures are counted and logged); any other type
  * blocks the caller until the action completes, except on a worker of the same backplane, where it
  * fails at once (blocking there could deadlock): return a {@code CompletableFuture} instead.
+ *
+ * <p>The method may declare one {@link io.appbackplane.ActionContext} parameter: callers pass {@code
+ * null} and the backplane passes the running action's context ({@code awaitReply} with or without
+ * a timeout, {@code shouldYield}, {@code yieldTo}). After {@code awaitReply} or {@code yieldTo} the
+ * method returns {@code null}, and the call completes with the handler's or continuation's result.
  *
  * <p>Calls from the bean to its own methods ({@code this.other()}) do not go through the proxy and
  * run directly, as with other Spring proxies.
@@ -26,6 +34,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ComponentMethodReflectiveProcessor.class) // reflectively invoked: AOT / native-image hints
 public @interface Endpoint {
 
     /** The endpoint's name; defaults to the method name. */

@@ -6,6 +6,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Delivers Spring application events to a one-parameter method of an {@link AppComponent} as
@@ -17,6 +18,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ComponentMethodReflectiveProcessor.class) // reflectively invoked: AOT / native-image hints
 public @interface EventEndpoint {
 
     /** The priority (default 1). */

@@ -6,6 +6,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Runs a method of an {@link AppComponent} on entering one of {@link #value()} states, as an
@@ -16,6 +17,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ComponentMethodReflectiveProcessor.class) // reflectively invoked: AOT / native-image hints
 public @interface OnState {
 
     /** The states whose entry runs the method (INITIALIZING, PRIMARY, SECONDARY, DOWN). */

@@ -6,6 +6,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Runs a no-argument method of an {@link AppComponent} on a schedule, as an action on the
@@ -18,6 +19,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(ComponentMethodReflectiveProcessor.class) // reflectively invoked: AOT / native-image hints
 public @interface ScheduledEndpoint {
 
     /** Fire every this long. */

@@ -24,9 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.aop.framework.Advised;
-import org.springframework.aop.framework.ProxyFactory;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -44,6 +41,9 @@ final class ComponentInstaller {
 
     /** An installed component, for the lifecycle, the event router and the actuator. */
     record Installed(String name, Backplane backplane, BackplaneComponent component, List<EventBinding> events) {}
+
+    /** The {@link Endpoint} methods of one installed bean, by method. */
+    record Endpoints(Map<Method, EndpointMethod> byMethod) {}
 
     /** An {@link EventEndpoint} method: events of {@code type} go through {@code endpoint}. */
     record EventBinding(Class<?> type, EndpointMethod endpoint) {}
@@ -68,8 +68,11 @@ final class ComponentInstaller {
         return installed;
     }
 
-    /** Installs {@code bean} and returns the proxy to expose in its place. */
-    Object install(Object bean, String beanName, Class<?> type, AppComponent annotation) {
+    /**
+     * Installs {@code bean} and returns its endpoint methods, for the post-processor's interceptor
+     * (the post-processor then advises the bean).
+     */
+    Endpoints install(Object bean, String beanName, Class<?> type, AppComponent annotation) {
         String name = beanName;
         BackplaneProperties.Component settings = properties.getComponents().get(name);
         String backplaneName = settings != null && settings.getBackplane() != null ? settings.getBackplane() : annotation.backplane();
@@ -80,7 +83,9 @@ final class ComponentInstaller {
                     : "@AppComponent(backplane) of component '" + name + "' (" + type.getName() + ")";
             throw new UnknownBackplaneException("backplane", backplaneName, where, registry.all().keySet());
         }
-        boolean ourProxyIsTheBean = AopUtils.isAopProxy(bean) && bean instanceof Advised;
+        // The advising post-processor adds its advisor into an existing proxy unless it is frozen
+        // (then it wraps it): the bean is then "our" proxy and the worker must bypass our advice.
+        boolean ourProxyIsTheBean = bean instanceof Advised advised && !advised.isFrozen();
 
         ComponentSpec spec = ComponentSpec.named(name).dependsOn(annotation.dependsOn());
         if (settings != null && settings.getOperationLimit() != null) {
@@ -117,18 +122,7 @@ final class ComponentInstaller {
                 .forEach((method, timer) -> timer(component, backplane, bean, ourProxyIsTheBean, method, timer));
         installed.add(new Installed(name, backplane, component, List.copyOf(events)));
 
-        if (endpoints.isEmpty()) {
-            return bean;
-        }
-        DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new EndpointInterceptor(type, endpoints));
-        if (ourProxyIsTheBean) {
-            ((Advised) bean).addAdvisor(0, advisor); // dispatch before the bean's other advice runs
-            return bean;
-        }
-        ProxyFactory factory = new ProxyFactory(bean);
-        factory.setProxyTargetClass(true);
-        factory.addAdvisor(advisor);
-        return factory.getProxy(type.getClassLoader());
+        return new Endpoints(Map.copyOf(endpoints));
     }
 
     private EndpointMethod endpoint(BackplaneComponent component, Backplane backplane, Object bean, Class<?> type,
@@ -147,9 +141,10 @@ final class ComponentInstaller {
         String replyTimeout = placeholders.apply(annotation.replyTimeout());
         if (StringUtils.hasText(replyTimeout)) {
             Duration timeout = duration(method, "@Endpoint(replyTimeout)", replyTimeout);
-            if (timeout.isZero() || timeout.isNegative() || EndpointMethod.kindOf(method) != EndpointMethod.Kind.FUTURE) {
+            if (timeout.isZero() || timeout.isNegative() || !EndpointMethod.kindOf(method).isAsynchronous()) {
                 throw invalid(method, "has @Endpoint(replyTimeout) = '" + replyTimeout + "'; allowed: a positive duration,"
-                        + " on a method that returns CompletableFuture, CompletionStage or Future");
+                        + " on a method that returns CompletableFuture, CompletionStage, Future, Mono, Flux or another"
+                        + " reactive type");
             }
             endpointMethod.replyTimeout(timeout);
         }

@@ -10,6 +10,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.springframework.aop.framework.Advised;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -22,10 +26,17 @@ final class EndpointMethod {
     enum Kind {
         /** {@code CompletableFuture} or {@code CompletionStage}: returns at once. */
         FUTURE,
+        /** {@code Mono}, {@code Flux} or another reactive type: returns at once (see {@link ReactiveReturns}). */
+        REACTIVE,
         /** {@code void}: fire-and-forget. */
         VOID,
         /** Anything else: the caller blocks until the action completes. */
-        BLOCKING
+        BLOCKING;
+
+        /** Whether the method returns something the backplane completes later (a reply may be awaited). */
+        boolean isAsynchronous() {
+            return this == FUTURE || this == REACTIVE;
+        }
     }
 
     /**
@@ -33,14 +44,20 @@ final class EndpointMethod {
      * (a bean proxied by another post-processor first): the interceptor then lets that one call
      * through instead of dispatching it again.
      */
+    private static final boolean REACTOR =
+            ClassUtils.isPresent("reactor.core.publisher.Mono", EndpointMethod.class.getClassLoader());
+
     private static final ThreadLocal<Boolean> DIRECT = new ThreadLocal<>();
 
     private final String component;
     private final Method method;
     private final Object target;
     private final boolean targetIsOurProxy;
+    private final Object owner; // what a call through the proxy targets: the bean, or the instance behind our proxy
     private final Backplane backplane;
     private final Kind kind;
+    private final int contextIndex; // the ActionContext parameter, or -1
+    private final ReactiveAdapter reactive; // null unless kind == REACTIVE
     private ActionEndpoint<EndpointCall, Object> endpoint;
     private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
 
@@ -49,9 +66,31 @@ final class EndpointMethod {
         this.method = method;
         this.target = target;
         this.targetIsOurProxy = targetIsOurProxy;
+        this.owner = targetIsOurProxy ? staticTarget((Advised) target) : target;
         this.backplane = backplane;
         this.kind = kindOf(method);
+        this.contextIndex = actionContextIndex(method);
+        this.reactive = kind == Kind.REACTIVE ? reactiveAdapter(method) : null;
         ReflectionUtils.makeAccessible(method);
+    }
+
+    /**
+     * The index of the method's {@link ActionContext} parameter, or -1. The backplane supplies it
+     * on the worker; a caller passes {@code null}.
+     */
+    static int actionContextIndex(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        int index = -1;
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == ActionContext.class) {
+                if (index >= 0) {
+                    throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName()
+                            + " has more than one ActionContext parameter; allowed: one");
+                }
+                index = i;
+            }
+        }
+        return index;
     }
 
     /**
@@ -68,11 +107,41 @@ final class EndpointMethod {
             if (!returns.isAssignableFrom(CompletableFuture.class)) {
                 throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName() + " returns "
                         + returns.getName() + ", which the backplane cannot complete; allowed: CompletableFuture,"
-                        + " CompletionStage or Future (asynchronous), void, or a plain type (blocking)");
+                        + " CompletionStage or Future (asynchronous), Mono, Flux or another reactive type, void, or a plain"
+                        + " type (blocking)");
             }
             return Kind.FUTURE;
         }
+        if (reactiveAdapter(method) != null) {
+            return Kind.REACTIVE;
+        }
         return Kind.BLOCKING;
+    }
+
+    /**
+     * The Reactive Streams adapter for the method's return type ({@code Mono}, {@code Flux}, ...), or
+     * {@code null}: not a reactive type, a future (which has its own, cheaper path), or no Reactor.
+     */
+    static ReactiveAdapter reactiveAdapter(Method method) {
+        Class<?> returns = method.getReturnType();
+        if (!REACTOR || returns == void.class || Future.class.isAssignableFrom(returns)
+                || CompletionStage.class.isAssignableFrom(returns)) {
+            return null;
+        }
+        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(returns);
+    }
+
+    private static Object staticTarget(Advised proxy) {
+        try {
+            return proxy.getTargetSource().isStatic() ? proxy.getTargetSource().getTarget() : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** Whether a call on {@code target} (the invocation's {@code this}) is for this bean's method. */
+    boolean isOwnedBy(Object target) {
+        return owner == target;
     }
 
     void replyTimeout(java.time.Duration timeout) {
@@ -102,10 +171,17 @@ final class EndpointMethod {
 
     /** Dispatches a proxy call, in the caller's thread. */
     Object dispatch(Object[] arguments) throws Throwable {
+        if (contextIndex >= 0 && arguments[contextIndex] != null) {
+            throw new IllegalArgumentException("@Endpoint method " + method.getDeclaringClass().getSimpleName() + "."
+                    + method.getName() + " was called with an ActionContext argument; pass null: the backplane supplies"
+                    + " the context of the action that runs the call");
+        }
         EndpointCall call = EndpointCall.of(arguments);
         switch (kind) {
             case FUTURE:
                 return endpoint.call(call);
+            case REACTIVE:
+                return ReactiveReturns.toReturnType(reactive, endpoint.call(call));
             case VOID:
                 endpoint.send(call);
                 return null;
@@ -132,9 +208,12 @@ final class EndpointMethod {
         Object result;
         CallerContext.Scope scope = call.callerContext().restore();
         try {
-            result = invokeDirect(call.arguments());
+            result = invokeDirect(withContext(context, call.arguments()));
         } finally {
             scope.close();
+        }
+        if (reactive != null && result != null) {
+            result = ReactiveReturns.subscribe(reactive, result);
         }
         if (result instanceof CompletableFuture<?> done && done.isDone()) {
             // already complete (e.g. completedFuture(x)): no reply to wait for, so no second action
@@ -154,6 +233,15 @@ final class EndpointMethod {
             return replyTimeout == null ? context.awaitReply(stage, handler) : context.awaitReply(stage, replyTimeout, handler);
         }
         return result;
+    }
+
+    private Object[] withContext(ActionContext context, Object[] arguments) {
+        if (contextIndex < 0) {
+            return arguments;
+        }
+        Object[] withContext = arguments.clone(); // the call's own array may be read again (e.g. by a digester)
+        withContext[contextIndex] = context;
+        return withContext;
     }
 
     /** Invokes the method on the bean itself (not through our dispatching proxy). */

@@ -89,6 +89,44 @@ class BackplaneHealthIndicatorTest {
         assertThat(indicator.health().getStatus()).as("ready for the stall timeout").isEqualTo(Status.DOWN);
     }
 
+    @Test
+    void aThrottledBackplaneWaitingForCpuBudgetIsNotStalled() {
+        io.appbackplane.ManualClock clock = new io.appbackplane.ManualClock();
+        Backplane limited = Backplane.builder("limited").clock(clock).stepMode()
+                .policy(io.appbackplane.BackplanePolicy.builder().threads(1)
+                        .cpuLimit(0.5).cpuBudgetSlices(1).build())
+                .build();
+        try {
+            BackplaneComponent bulk = limited.install(ComponentSpec.named("bulk"));
+            limited.stepper().runUntilIdle();
+            for (int i = 0; i < 8; i++) {
+                bulk.submit("k", 1, ctx -> {
+                    clock.advance(Duration.ofMillis(100)); // each action runs 100 ms of the 500 ms budget
+                    return null;
+                });
+            }
+            Duration stallTimeout = Duration.ofMillis(100);
+            BackplaneHealthIndicator throttledIndicator =
+                    new BackplaneHealthIndicator(BackplaneRegistry.of(limited), stallTimeout, clock::nanoTime);
+            for (int i = 0; i < 5; i++) {
+                assertThat(limited.stepper().runNext().ran()).isTrue();
+            }
+            assertThat(limited.stepper().runNext()).isEqualTo(io.appbackplane.Stepper.Step.THROTTLED);
+            assertThat(throttledIndicator.health().getStatus()).isEqualTo(Status.UP);
+
+            clock.advance(Duration.ofMillis(300)); // three stall timeouts, still inside the throttled period
+            assertThat(limited.stepper().runNext()).isEqualTo(io.appbackplane.Stepper.Step.THROTTLED);
+
+            Health health = throttledIndicator.health();
+            assertThat(health.getStatus()).as("ready work waited for CPU budget, which is no stall").isEqualTo(Status.UP);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> detail = (Map<String, Object>) health.getDetails().get("limited");
+            assertThat(detail).doesNotContainKey("stalled").containsKey("throttledTotal");
+        } finally {
+            limited.close();
+        }
+    }
+
     private void advance(Duration by) {
         nanos.addAndGet(by.toNanos());
     }

@@ -39,6 +39,18 @@ class EndpointMethodKindTest {
         MyFuture ownFuture() {
             return null;
         }
+
+        reactor.core.publisher.Mono<String> mono() {
+            return null;
+        }
+
+        reactor.core.publisher.Flux<String> flux() {
+            return null;
+        }
+
+        org.reactivestreams.Publisher<String> publisher() {
+            return null;
+        }
     }
 
     static class MyFuture extends CompletableFuture<String> {}
@@ -67,5 +79,14 @@ class EndpointMethodKindTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Shapes.ownFuture returns")
                 .hasMessageContaining("allowed: CompletableFuture, CompletionStage or Future");
+    }
+
+    @Test
+    void monoFluxAndOtherPublishersAreReactiveNotBlocking() throws Exception {
+        assertThat(EndpointMethod.kindOf(method("mono"))).isEqualTo(EndpointMethod.Kind.REACTIVE);
+        assertThat(EndpointMethod.kindOf(method("flux"))).isEqualTo(EndpointMethod.Kind.REACTIVE);
+        assertThat(EndpointMethod.kindOf(method("publisher"))).isEqualTo(EndpointMethod.Kind.REACTIVE);
+        assertThat(EndpointMethod.reactiveAdapter(method("mono")).isMultiValue()).isFalse();
+        assertThat(EndpointMethod.reactiveAdapter(method("flux")).isMultiValue()).isTrue();
     }
 }
