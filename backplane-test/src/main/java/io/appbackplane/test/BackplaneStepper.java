@@ -2,9 +2,11 @@ package io.appbackplane.test;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.Stepper;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One {@link Stepper} over several step-mode backplanes (an application's, in a Spring test): each
@@ -18,6 +20,8 @@ public final class BackplaneStepper implements Stepper {
     static final int MAX_ACTIONS = 10_000_000;
 
     private final List<Stepper> steppers;
+    /** Set by the last runNext that found only throttled work: the soonest release among the backplanes. */
+    private Optional<Duration> throttledFor = Optional.empty();
 
     /**
      * @throws IllegalStateException naming a backplane that runs its own worker threads
@@ -32,15 +36,28 @@ public final class BackplaneStepper implements Stepper {
 
     @Override
     public Step runNext() {
-        boolean throttled = false;
+        Optional<Duration> soonest = Optional.empty();
         for (Stepper stepper : steppers) {
             Step step = stepper.runNext();
             if (step.ran()) {
+                throttledFor = Optional.empty();
                 return step;
             }
-            throttled |= step.kind() == Kind.THROTTLED;
+            if (step.kind() == Kind.THROTTLED) {
+                Optional<Duration> release = stepper.throttledFor();
+                if (soonest.isEmpty() || release.isPresent() && release.get().compareTo(soonest.get()) < 0) {
+                    soonest = release.isPresent() ? release : Optional.of(Duration.ZERO);
+                }
+            }
         }
-        return throttled ? Step.THROTTLED : Step.IDLE;
+        throttledFor = soonest;
+        return soonest.isPresent() ? Step.THROTTLED : Step.IDLE;
+    }
+
+    /** The soonest release of CPU budget among the backplanes that the last {@link #runNext()} found throttled. */
+    @Override
+    public Optional<Duration> throttledFor() {
+        return throttledFor;
     }
 
     @Override
