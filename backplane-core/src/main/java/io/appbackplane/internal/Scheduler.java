@@ -301,10 +301,17 @@ final class Scheduler {
         return cpu.nextReleaseAt(clock.nanoTime());
     }
 
-    /** Nanoseconds until more CPU budget is released (for a throttled worker's timed park). */
+    /**
+     * Nanoseconds until more CPU budget is released, for a throttled worker's timed park; 0 when
+     * the release is not in the future: the period is over but its real tick has not fired yet (the
+     * timer thread is late, e.g. descheduled on a loaded machine). Then only the tick can release
+     * budget, and it wakes every parked worker ({@code signalAll}), so the worker parks until then
+     * instead of spinning on 1 ns parks whose CPU readings would be charged to the budget.
+     */
     long nanosUntilRelease() {
         long now = clock.nanoTime();
-        return Math.max(1, cpu.nextReleaseAt(now) - now);
+        long until = cpu.nextReleaseAt(now) - now;
+        return until > 0 ? until : 0;
     }
 
     int actionsPerTurn() {
