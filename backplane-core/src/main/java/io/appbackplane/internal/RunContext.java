@@ -26,6 +26,8 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     private boolean active;
     /** The priority the current turn was charged to, and how many actions it has run. */
     int turnPriority;
+    /** The receipt of the quota charge {@link #mayContinue} took last (refunded if a step driver's turn is redecided). */
+    long turnCharge = QuotaLedger.NO_CHARGE;
     int turnActions;
     /** When the last action run with this context ended (or the step driver's boundary), on the backplane's clock. */
     long lastActionEnd;
@@ -98,7 +100,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
                 && effectivePriority == turnPriority
                 && !scheduler.readyAbove(effectivePriority)
                 && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
-                && scheduler.tryCharge(turnPriority);
+                && (turnCharge = scheduler.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
     }
 
     @Override

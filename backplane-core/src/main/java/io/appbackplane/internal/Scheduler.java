@@ -77,7 +77,8 @@ final class Scheduler {
                 // depth, not the queue: a queue of only stale entries holds no work (rule 6).
                 // Stale entries are dropped when they reach the head ahead of valid ones.
                 while (ready.depth(p) > 0) {
-                    if (!quotas.tryCharge(p)) {
+                    long charge = quotas.charge(p);
+                    if (charge == QuotaLedger.NO_CHARGE) {
                         quotaSpent = true;
                         break;
                     }
@@ -85,13 +86,13 @@ final class Scheduler {
                     if (entry == null) {
                         // Counted in depth but not pushed yet (its submitter is between the two, and
                         // signals a worker when it has pushed): nothing to take here now.
-                        quotas.refund(p);
+                        quotas.refund(p, charge);
                         break;
                     }
                     if (entry.object.take(entry)) {
                         return entry;
                     }
-                    quotas.refund(p); // a stale entry: try this priority again
+                    quotas.refund(p, charge); // a stale entry: try this priority again
                 }
             }
             if (!quotaSpent) {
@@ -129,7 +130,7 @@ final class Scheduler {
      * @return as {@link #runTurnStep}: {@link WorkObject#CONTINUE} or the object's next state, acted upon
      */
     ReadyEntry redecideTurn(RunContext context, WorkObject object) {
-        quotas.refund(context.turnPriority); // the charge the provisional CONTINUE took; charged again if it stands
+        quotas.refund(context.turnPriority, context.turnCharge); // the provisional CONTINUE's charge; charged again if it stands
         context.lastActionEnd = clock.nanoTime(); // the step's boundary is now, not when the action ended
         return decideAfterAction(context, object);
     }
@@ -238,8 +239,9 @@ final class Scheduler {
         return !cpu.isLimited() || cpu.mayStart(now);
     }
 
-    boolean tryCharge(int priority) {
-        return quotas.tryCharge(priority);
+    /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
+    long charge(int priority) {
+        return quotas.charge(priority);
     }
 
     /** Whether a worker that found nothing should look again rather than park. */
