@@ -158,7 +158,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     @Override
     public boolean shouldYield() {
         check();
-        return PriorityInheritance.moreUrgentWorkWaiting(node.priority);
+        return PriorityInheritance.moreUrgentWorkWaiting(node.priority, backplane.policy().priorities());
     }
 
     @Override
