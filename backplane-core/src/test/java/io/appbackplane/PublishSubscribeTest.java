@@ -259,4 +259,31 @@ class PublishSubscribeTest {
         moveTo(PRIMARY);
         assertThat(backplane.publish(ORDERS, new Order("c", 1)).delivered()).isZero();
     }
+
+    @Test
+    void publish_aSubscriberWhoseKeyFunctionThrowsDoesNotStopDeliveryToTheOthers() {
+        IllegalStateException broken = new IllegalStateException("no key for this order");
+        ActionEndpoint<Order, Void> failing = billing.endpoint(EndpointSpec.named("charge", into(billed))
+                .keyedBy(order -> {
+                    throw broken;
+                }));
+        ActionEndpoint<Order, Void> auditLog = audit.endpoint(EndpointSpec.named("audit-log", into(audited)));
+        ActionEndpoint<Order, Void> index = search.endpoint(EndpointSpec.named("index", into(indexed)));
+        billing.subscribe(ORDERS, Order.class, failing); // first: its failure must not stop the rest
+        audit.subscribe(ORDERS, Order.class, auditLog);
+        search.subscribe(ORDERS, Order.class, index);
+        moveTo(PRIMARY);
+
+        PublishResult result = backplane.publish(ORDERS, new Order("c", 1));
+
+        assertThat(result.delivered()).isEqualTo(2);
+        assertThat(result.rejections()).isEmpty();
+        assertThat(result.failures()).singleElement().satisfies(failure ->
+                assertThat(failure).isSameAs(broken).hasMessageContaining("no key"));
+        assertThat(result.allDelivered()).isFalse();
+        backplane.stepper().runUntilIdle();
+        assertThat(seqs(audited)).containsExactly(1);
+        assertThat(seqs(indexed)).containsExactly(1);
+        assertThat(billed).isEmpty();
+    }
 }

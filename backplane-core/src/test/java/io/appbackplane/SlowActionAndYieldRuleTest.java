@@ -143,7 +143,8 @@ class SlowActionAndYieldRuleTest {
 
         app.submit("long", 1, ctx -> {
             signals.add(ctx.shouldYield());
-            remote.submit("r-same", 1, c -> null); // as urgent as this action: no reason to yield
+            // by relative urgency, 4 of 8 (4/7) is less urgent than 1 of 3 (1/2): no reason to yield
+            remote.submit("r-less", 4, c -> null);
             signals.add(ctx.shouldYield());
             remote.submit("r-urgent", 0, c -> null); // more urgent, in another backplane
             signals.add(ctx.shouldYield());

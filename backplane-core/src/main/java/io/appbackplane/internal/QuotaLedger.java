@@ -3,6 +3,7 @@ package io.appbackplane.internal;
 import io.appbackplane.BackplanePolicy;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Quotas per priority and their use in the current (virtual) period (DESIGN rules 2, 4, 6).
@@ -11,43 +12,69 @@ import java.util.concurrent.atomic.AtomicLong;
  * so concurrent workers never overdraw a quota. Replenishment (a real or virtual tick) resets every
  * use to 0; a virtual tick happens at most once per observed {@link #generation()}, so workers that
  * find every quota spent at the same moment replenish once, not once each.
+ *
+ * <p>Each priority's slot holds {@code epoch << 32 | used}; a reset of a used slot moves its epoch
+ * on. A charge returns the epoch it was taken in as its receipt, and a refund returns the charge
+ * only while the slot is still in that epoch, in the same CAS: a charge taken before a tick and
+ * refunded after it must not give back a unit of the new period (which would let one more action
+ * run than the quota: issue 13, defect 8).
  */
 final class QuotaLedger {
 
-    /** The use of priority p is at index {@code p * ReadyQueues.STRIDE}: one cache line each (no false sharing). */
-    private final AtomicIntegerArray used;
+    /** No charge was taken (the quota is spent). */
+    static final long NO_CHARGE = -1;
+
+    /**
+     * The slot of priority p, {@code epoch << 32 | used}, is at index {@code p * ReadyQueues.STRIDE}:
+     * (at least) one cache line each (no false sharing).
+     */
+    private final AtomicLongArray used;
     private final AtomicIntegerArray quotas;
     private final AtomicLong generation = new AtomicLong();
     private final AtomicLong virtualTicks = new AtomicLong();
 
     QuotaLedger(int[] quotas) {
         this.quotas = new AtomicIntegerArray(quotas);
-        this.used = new AtomicIntegerArray(quotas.length * ReadyQueues.STRIDE);
+        this.used = new AtomicLongArray(quotas.length * ReadyQueues.STRIDE);
     }
 
-    /** Charges one action to priority {@code p}; false if its quota is spent. */
-    boolean tryCharge(int p) {
+    /**
+     * Charges one action to priority {@code p}.
+     *
+     * @return the charge's receipt (for {@link #refund}), or {@link #NO_CHARGE} if the quota is spent
+     */
+    long charge(int p) {
         int quota = quotas.get(p);
+        int i = p * ReadyQueues.STRIDE;
         while (true) {
-            int u = used.get(p * ReadyQueues.STRIDE);
-            if (u >= quota) {
-                return false;
+            long slot = used.get(i);
+            if (usedOf(slot) >= quota) {
+                return NO_CHARGE;
             }
-            if (used.compareAndSet(p * ReadyQueues.STRIDE, u, u + 1)) {
-                return true;
+            if (used.compareAndSet(i, slot, slot + 1)) {
+                return epochOf(slot);
             }
             // CAS lost to another worker charging or a tick resetting: re-read and retry.
         }
     }
 
-    /** Returns a charge taken for an action that did not run (its entry turned out stale). */
-    void refund(int p) {
+    /** Charges one action to priority {@code p} that is never refunded; false if its quota is spent. */
+    boolean tryCharge(int p) {
+        return charge(p) != NO_CHARGE;
+    }
+
+    /**
+     * Returns a charge taken for an action that did not run (its entry turned out stale), unless a
+     * tick replenished the priority since: then the charge belonged to a period that is over.
+     */
+    void refund(int p, long receipt) {
+        int i = p * ReadyQueues.STRIDE;
         while (true) {
-            int u = used.get(p * ReadyQueues.STRIDE);
-            if (u == 0) {
-                return; // a tick reset the use in between: nothing to return
+            long slot = used.get(i);
+            if (epochOf(slot) != receipt || usedOf(slot) == 0) {
+                return; // a tick reset the use in between: nothing of this period to return
             }
-            if (used.compareAndSet(p * ReadyQueues.STRIDE, u, u - 1)) {
+            if (used.compareAndSet(i, slot, slot - 1)) {
                 return;
             }
         }
@@ -56,17 +83,36 @@ final class QuotaLedger {
     /** Changes a quota at run time; the use already counted this period stays. */
     void setQuota(int p, int quota) {
         quotas.set(p, quota); // a racing charge sees the old or the new quota; both are valid
-        if (used.get(p * ReadyQueues.STRIDE) > quota) {
-            used.set(p * ReadyQueues.STRIDE, quota);
+        int i = p * ReadyQueues.STRIDE;
+        while (true) {
+            long slot = used.get(i);
+            if (usedOf(slot) <= quota || used.compareAndSet(i, slot, (slot & ~USED_MASK) | quota)) {
+                return;
+            }
         }
+    }
+
+    private static final long USED_MASK = 0xFFFF_FFFFL;
+
+    private static int usedOf(long slot) {
+        return (int) (slot & USED_MASK);
+    }
+
+    private static long epochOf(long slot) {
+        return slot >>> 32;
     }
 
     int quota(int p) {
         return quotas.get(p);
     }
 
+    /** The epoch priority {@code p}'s slot is in: the receipt a charge taken now would get (for tests). */
+    long epoch(int p) {
+        return epochOf(used.get(p * ReadyQueues.STRIDE));
+    }
+
     int used(int p) {
-        return used.get(p * ReadyQueues.STRIDE);
+        return usedOf(used.get(p * ReadyQueues.STRIDE));
     }
 
     /** Changes with every replenishment; read before a scan that may end in a virtual tick. */
@@ -106,8 +152,15 @@ final class QuotaLedger {
      */
     private void reset() {
         for (int p = 0; p < quotas.length(); p++) {
-            if (used.get(p * ReadyQueues.STRIDE) != 0) {
-                used.set(p * ReadyQueues.STRIDE, 0);
+            int i = p * ReadyQueues.STRIDE;
+            while (true) {
+                long slot = used.get(i);
+                // an unused slot holds no charge to refund: leaving its epoch is safe. The epoch wraps
+                // after 2^32 resets: a refund would have to hold its receipt across all of them.
+                if (usedOf(slot) == 0 || used.compareAndSet(i, slot, (epochOf(slot) + 1) << 32)) {
+                    break;
+                }
+                // CAS lost to a charge or refund: reset what it left
             }
         }
     }

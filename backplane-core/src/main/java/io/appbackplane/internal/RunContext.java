@@ -27,6 +27,8 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     private int lastPriority = -1;
     /** The priority the current turn was charged to, and how many actions it has run. */
     int turnPriority;
+    /** The receipt of the quota charge {@link #mayContinue} took last (refunded if a step driver's turn is redecided). */
+    long turnCharge = QuotaLedger.NO_CHARGE;
     int turnActions;
     /** Set when something other than an action failed during the turn: the object leaves RUNNING at once. */
     boolean turnBroken;
@@ -113,7 +115,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
                 && effectivePriority == turnPriority
                 && !scheduler.readyAbove(effectivePriority)
                 && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
-                && scheduler.tryCharge(turnPriority);
+                && (turnCharge = scheduler.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
     }
 
     @Override
@@ -171,7 +173,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     @Override
     public boolean shouldYield() {
         check();
-        return PriorityInheritance.moreUrgentWorkWaiting(node.priority);
+        return PriorityInheritance.moreUrgentWorkWaiting(node.priority, backplane.policy().priorities());
     }
 
     @Override

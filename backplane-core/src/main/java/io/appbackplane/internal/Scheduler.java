@@ -77,7 +77,8 @@ final class Scheduler {
                 // Depth, not the queue, counts work (as the park check does): a stale entry is
                 // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
                 while (ready.depth(p) > 0) {
-                    if (!quotas.tryCharge(p)) {
+                    long charge = quotas.charge(p);
+                    if (charge == QuotaLedger.NO_CHARGE) {
                         quotaSpent = true;
                         break;
                     }
@@ -85,7 +86,7 @@ final class Scheduler {
                     if (entry == null) {
                         // Counted in depth but not pushed yet (its submitter is between the two, and
                         // signals a worker when it has pushed): nothing to take here now.
-                        quotas.refund(p);
+                        quotas.refund(p, charge);
                         break;
                     }
                     WorkObject object = entry.object; // read once: null if the entry is dead
@@ -93,7 +94,7 @@ final class Scheduler {
                         ready.purgeDeadHead(p); // the entry after it may be dead
                         return entry;
                     }
-                    quotas.refund(p); // a stale entry: try this priority again
+                    quotas.refund(p, charge); // a stale entry: try this priority again
                 }
             }
             if (!quotaSpent) {
@@ -156,7 +157,7 @@ final class Scheduler {
      * @return as {@link #runTurnStep}: {@link WorkObject#CONTINUE} or the object's next state, acted upon
      */
     ReadyEntry redecideTurn(RunContext context, WorkObject object) {
-        quotas.refund(context.turnPriority); // the charge the provisional CONTINUE took; charged again if it stands
+        quotas.refund(context.turnPriority, context.turnCharge); // the provisional CONTINUE's charge; charged again if it stands
         context.lastActionEnd = clock.nanoTime(); // the step's boundary is now, not when the action ended
         return decideAfterAction(context, object);
     }
@@ -274,8 +275,9 @@ final class Scheduler {
         return !cpu.isLimited() || cpu.mayStart(now);
     }
 
-    boolean tryCharge(int priority) {
-        return quotas.tryCharge(priority);
+    /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
+    long charge(int priority) {
+        return quotas.charge(priority);
     }
 
     /**

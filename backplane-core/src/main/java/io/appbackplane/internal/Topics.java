@@ -28,6 +28,7 @@ final class Topics {
         List<Subscription<?>> list = subscribers.getOrDefault(topic, new CopyOnWriteArrayList<>());
         int delivered = 0;
         List<BackplaneRejectedException> rejections = new ArrayList<>();
+        List<RuntimeException> failures = new ArrayList<>();
         for (Subscription<?> subscription : list) {
             try {
                 if (subscription.deliver(event)) {
@@ -35,9 +36,11 @@ final class Topics {
                 }
             } catch (BackplaneRejectedException e) {
                 rejections.add(e);
+            } catch (RuntimeException e) { // a subscriber's key function (or hook) threw: the others still get the event
+                failures.add(e);
             }
         }
-        return new PublishResult(topic, delivered, rejections);
+        return new PublishResult(topic, delivered, rejections, failures);
     }
 
     int subscriberCount(String topic) {

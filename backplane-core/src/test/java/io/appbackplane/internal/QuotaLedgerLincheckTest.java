@@ -69,7 +69,7 @@ public class QuotaLedgerLincheckTest {
         }
 
         void returnCharge(int p) {
-            ledger.refund(p);
+            ledger.refund(p, ledger.epoch(p)); // no ticks here: every charge is of the current epoch
         }
 
         int use(int p) {
@@ -130,7 +130,7 @@ public class QuotaLedgerLincheckTest {
 
         @Operation
         public void refund(@Param(gen = IntGen.class, conf = "0:1") int p) {
-            ledger.refund(p);
+            ledger.refund(p, ledger.epoch(p));
             checkNotOverdrawn();
         }
 
@@ -169,6 +169,81 @@ public class QuotaLedgerLincheckTest {
         }
     }
 
+    // ---------------------------------------------------------------- a refund after a tick
+
+    /**
+     * A worker charges, a real tick replenishes, other workers charge the new period's quota, and
+     * then the first worker refunds its charge (its entry was stale): the refund must not give back
+     * a unit of the new period, or one more action runs than the quota allows. Each operation is
+     * atomic (synchronized), so the harness's own count of the charges standing in the current
+     * period is exact; Lincheck explores the orders of operations across threads. The operations
+     * return nothing (which thread holds which charge makes results thread-dependent, so there is no
+     * sequential specification to compare with): they check the contract instead.
+     */
+    public static class RefundAfterTick {
+
+        final QuotaLedger ledger = new QuotaLedger(QUOTAS);
+        /** Charges standing in the current period, per priority: never more than its quota. */
+        private final int[] standing = new int[QUOTAS.length];
+        private int period;
+        /** The charges the calling thread holds: {priority, receipt, period}; at most one. */
+        private final ThreadLocal<long[]> held = ThreadLocal.withInitial(() -> null);
+
+        public RefundAfterTick() {}
+
+        @Operation
+        public synchronized void charge(@Param(gen = IntGen.class, conf = "0:1") int p) {
+            long receipt = ledger.charge(p);
+            if (receipt == QuotaLedger.NO_CHARGE) {
+                return;
+            }
+            standing[p]++;
+            if (standing[p] > QUOTAS[p]) {
+                throw new IllegalStateException("priority " + p + " has " + standing[p] + " charges standing this period,"
+                        + " quota " + QUOTAS[p]);
+            }
+            if (held.get() == null) {
+                held.set(new long[] {p, receipt, period});
+            }
+        }
+
+        /** Refunds the charge this thread holds (its entry turned out stale). */
+        @Operation
+        public synchronized void refundHeld() {
+            long[] charge = held.get();
+            if (charge == null) {
+                return;
+            }
+            held.set(null);
+            refund((int) charge[0], charge[1]);
+            if (charge[2] == period) {
+                standing[(int) charge[0]]--;
+            }
+        }
+
+        @Operation(nonParallelGroup = "timer")
+        public synchronized void realTick() {
+            ledger.realTick();
+            period++;
+            java.util.Arrays.fill(standing, 0);
+        }
+
+        void refund(int p, long receipt) {
+            ledger.refund(p, receipt);
+        }
+    }
+
+    /** The refund before the fix: gives back a unit whatever period the charge was taken in. Must be caught. */
+    public static class UnstampedRefundAfterTick extends RefundAfterTick {
+
+        public UnstampedRefundAfterTick() {}
+
+        @Override
+        void refund(int p, long receipt) {
+            ledger.refund(p, ledger.epoch(p)); // BROKEN on purpose: as if the receipt were always current
+        }
+    }
+
     // ---------------------------------------------------------------- tests
 
     @Test
@@ -192,6 +267,18 @@ public class QuotaLedgerLincheckTest {
     }
 
     @Test
+    public void refundAfterTick_modelChecking_neverGivesBackAUnitOfTheNewPeriod() {
+        modelChecking(1).check(RefundAfterTick.class);
+    }
+
+    @Test
+    public void unstampedRefundAfterTick_modelChecking_isCaught() {
+        LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
+                () -> modelChecking(1).minimizeFailedScenario(false).check(UnstampedRefundAfterTick.class));
+        assertTrue(caught.getMessage().contains("charges standing this period"), caught::getMessage);
+    }
+
+    @Test
     public void getThenSetCharge_modelChecking_isCaught() {
         LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
                 () -> modelChecking(1).minimizeFailedScenario(false).check(GetThenSetCharges.class));
@@ -205,6 +292,7 @@ public class QuotaLedgerLincheckTest {
         modelChecking(10).check(Charges.class);
         stress(10).check(Ticks.class);
         modelChecking(10).check(Ticks.class);
+        modelChecking(10).check(RefundAfterTick.class);
     }
 
     static StressOptions stress(int scale) {
