@@ -124,10 +124,11 @@ public final class BackplaneKafkaAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
     static final class Actuator {
+        // No @ConditionalOnBean(KafkaEndpointRegistrar): this nested class is processed before the
+        // outer class defines the registrar, so the condition never matched.
         @Bean
         @ConditionalOnMissingBean
-        @ConditionalOnBean(KafkaEndpointRegistrar.class)
-        BackplaneKafkaEndpoint backplaneKafkaEndpoint(KafkaEndpointRegistrar registrar) {
+        BackplaneKafkaEndpoint backplaneKafkaEndpoint(ObjectProvider<KafkaEndpointRegistrar> registrar) {
             return new BackplaneKafkaEndpoint(registrar);
         }
     }

@@ -1,6 +1,7 @@
 package io.appbackplane.kafka;
 
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -13,14 +14,16 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "backplanekafka", defaultAccess = Access.READ_ONLY)
 public class BackplaneKafkaEndpoint {
 
-    private final KafkaEndpointRegistrar registrar;
+    private final ObjectProvider<KafkaEndpointRegistrar> registrar;
 
-    public BackplaneKafkaEndpoint(KafkaEndpointRegistrar registrar) {
+    public BackplaneKafkaEndpoint(ObjectProvider<KafkaEndpointRegistrar> registrar) {
         this.registrar = registrar;
     }
 
+    /** Every endpoint by {@code component.endpoint}; empty when Kafka is not configured. */
     @ReadOperation
     public Map<String, Object> endpoints() {
-        return registrar.describe();
+        KafkaEndpointRegistrar current = registrar.getIfAvailable();
+        return current == null ? Map.of() : current.describe();
     }
 }
