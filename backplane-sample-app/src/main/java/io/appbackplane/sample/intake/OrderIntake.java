@@ -32,6 +32,7 @@ public class OrderIntake {
             throw new IllegalArgumentException("order record '" + reference + "' has payload '" + payload
                     + "'; expected 'sku,quantity'");
         }
-        return orders.place(parts[0].trim(), Integer.parseInt(parts[1].trim()), new CompletableFuture<>());
+        return orders.place(orders.newOrderId(), orders.item(parts[0].trim()), Integer.parseInt(parts[1].trim()),
+                new CompletableFuture<>(), null);
     }
 }
