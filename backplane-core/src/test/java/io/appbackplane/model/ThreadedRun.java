@@ -266,7 +266,7 @@ final class ThreadedRun {
     }
 
     private void checkCpu(BackplanePolicy policy) {
-        if (scenario.cpuMillicores() == 0 || !KnownDefects.CHECK_THREADED_CPU_PER_PERIOD) {
+        if (scenario.cpuMillicores() == 0) {
             return;
         }
         long budget = policy.cpuLimit().budgetNanos(policy.integrationPeriod());
