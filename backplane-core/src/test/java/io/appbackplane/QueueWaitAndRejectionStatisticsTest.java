@@ -46,8 +46,8 @@ class QueueWaitAndRejectionStatisticsTest {
 
     @Test
     void rejectionsByReason_countEachReasonAndAddUpToTheTotalRejected() {
-        backplane = Backplane.builder("r").policy(BackplanePolicy.builder().operationLimit(3).build()).clock(clock).stepMode().build();
-        BackplaneComponent small = backplane.install(ComponentSpec.named("small").withOperationLimit(1));
+        backplane = Backplane.builder("r").policy(BackplanePolicy.builder().operationLimit(3).admissionReserve(0).build()).clock(clock).stepMode().build();
+        BackplaneComponent small = backplane.install(ComponentSpec.named("small").withOperationLimit(1).withAdmissionReserve(0));
         BackplaneComponent big = backplane.install(ComponentSpec.named("big"));
         ActionEndpoint<String, String> primaryOnly = big.endpoint(EndpointSpec.named("primaryOnly", (ctx, q) -> q));
 
