@@ -44,6 +44,9 @@ class LateTickTest {
                 .build();
         backplane = Backplane.builder("late-tick").policy(policy).clock(now::get).build();
         BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        // The timer thread must have read the clock and gone to wait for the first tick before the
+        // clock moves; a thread that starts late would see the tick overdue and fire it at once.
+        await().atMost(WAIT).until(() -> timerThreadState() == Thread.State.TIMED_WAITING);
         app.submit("spender", 1, ctx -> now.addAndGet(Duration.ofMinutes(30).toNanos())).get(WAIT.toSeconds(), SECONDS);
         now.addAndGet(Duration.ofMinutes(31).toNanos()); // the period is over; its tick is overdue
 
@@ -57,5 +60,15 @@ class LateTickTest {
         await().during(IdleWorkers.WINDOW).atMost(IdleWorkers.WINDOW.multipliedBy(6))
                 .until(() -> IdleWorkers.cpuNanos(mx, ids) - before < IdleWorkers.CPU_ALLOWED.toNanos());
         assertThat(waiting).isNotDone();
+    }
+
+    private Thread.State timerThreadState() {
+        String name = "backplane-" + backplane.name() + "-timer";
+        for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+            if (t.getThreadName().equals(name)) {
+                return t.getThreadState();
+            }
+        }
+        return null;
     }
 }
