@@ -81,7 +81,7 @@ class StartupFailureReportTest {
         assertThatThrownBy(() -> start(Quick.class, "backplane.components.tickets.operaton-limit=10")).isNotNull();
 
         assertThat(output).contains("Property 'backplane.components.tickets.operaton-limit' is not a"
-                + " backplane.components.<name>.* setting; known settings: [backplane, operation-limit]");
+                + " backplane.components.<name>.* setting; known settings: [admission-reserve, backplane, operation-limit]");
     }
 
     @Test
@@ -89,7 +89,7 @@ class StartupFailureReportTest {
         assertThatThrownBy(() -> start(Quick.class, "backplane.instances.orders.thraeds=4")).isNotNull();
 
         assertThat(output).contains("Property 'backplane.instances.orders.thraeds' is not a backplane.instances.<name>.*"
-                + " setting; known settings: [actions-per-turn, base-config, cpu-budget-slices, cpu-limit,");
+                + " setting; known settings: [actions-per-turn, admission-reserve, base-config, cpu-budget-slices, cpu-limit,");
     }
 
     private static void start(Class<?> app, String... properties) {
