@@ -95,7 +95,12 @@ class KafkaHandOverTest {
         Node a = Node.start("a", LedgerApp.class, props);
         try (Node b = Node.start("b", LedgerApp.class, props)) {
             send("hand-over", records, keys);
+            // Both nodes must own partitions (b's join rebalance over) before a closes: a close in the
+            // middle of a cooperative rebalance makes Kafka report a's partitions LOST, not revoked,
+            // and records already queued in a's backplane then still run while b runs them again
+            // (a known gap of issue 16, not what this test is about).
             await().atMost(TestBroker.patience()).until(() -> LEDGER.byNode.getOrDefault("a", new java.util.concurrent.atomic.AtomicLong()).get() > 2_000
+                    && LEDGER.byNode.getOrDefault("b", new java.util.concurrent.atomic.AtomicLong()).get() > 0
                     && LEDGER.processed.get() > records / 5);
             long processedAtClose = LEDGER.processed.get();
             RecordDispatcher closed = a.dispatcher("ledger", "onRecord");
