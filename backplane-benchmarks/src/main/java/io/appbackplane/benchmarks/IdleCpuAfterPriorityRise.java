@@ -1,4 +1,4 @@
-package io.appbackplane.manual;
+package io.appbackplane.benchmarks;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
@@ -13,9 +13,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Measures, by hand, the process CPU of an idle JVM over 3 s after a priority rise (issue 13,
  * defect 1): two workers both busy; object {@code o} gets an action at priority 6, then one at
- * priority 1; everything completes; then the JVM has nothing to do. Not a test (it sleeps to let
- * time pass); run it with
- * {@code java -cp backplane-core/target/classes:backplane-core/target/test-classes io.appbackplane.manual.IdleCpuAfterPriorityRise}.
+ * priority 1; everything completes; then the JVM has nothing to do. A measurement, not a test: it
+ * lets 3 s of wall time pass on purpose (the regression test is {@code IdleAfterStaleEntriesTest}).
+ * Run it after {@code ./mvnw -pl backplane-benchmarks -am package -DskipTests} with
+ * {@code java -cp backplane-benchmarks/target/benchmarks.jar io.appbackplane.benchmarks.IdleCpuAfterPriorityRise}
+ * (argument {@code fresh} for the baseline of a backplane that saw no priority rise).
  */
 public final class IdleCpuAfterPriorityRise {
 
