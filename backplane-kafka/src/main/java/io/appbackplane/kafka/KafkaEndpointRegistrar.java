@@ -166,12 +166,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
 
         RecordInvoker invoker = new RecordInvoker(bean, AopUtils.selectInvocableMethod(method, bean.getClass()));
         ComponentState[] states = annotation.states();
-        EndpointSpec<ConsumerRecord<Object, Object>, Object> spec = EndpointSpec
-                .<ConsumerRecord<Object, Object>, Object>named(endpointName, new RetryingRecordHandler(invoker, properties.getRetry()))
+        EndpointSpec<PartitionFeed.Pending, Object> spec = EndpointSpec
+                .<PartitionFeed.Pending, Object>named(endpointName, new RetryingRecordHandler(invoker, properties.getRetry()))
                 .keyedBy(RecordDispatcher::objectKey)
                 .withPriority(annotation.priority())
                 .acceptingIn(states[0], Arrays.copyOfRange(states, 1, states.length));
-        ActionEndpoint<ConsumerRecord<Object, Object>, Object> endpoint = component.endpoint(spec);
+        ActionEndpoint<PartitionFeed.Pending, Object> endpoint = component.endpoint(spec);
         ComponentThrottle throttle = throttles.computeIfAbsent(component, c -> new ComponentThrottle(c, properties.getResumeBelow()));
 
         List<Registration> holder = new ArrayList<>(1);
@@ -357,6 +357,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             view.put("handovers", d.handovers.get());
             view.put("lastHandoverMillis", d.lastHandoverNanos.get() / 1_000_000.0);
             view.put("redeliveredAfterHandover", d.abandonedAtRevoke.get());
+            view.put("runningWhenLost", d.runningAtLoss.get());
+            view.put("cancelledAfterHandover", d.cancelledAfterMove.get());
             Map<String, Object> partitions = new java.util.TreeMap<>();
             d.feeds().forEach((tp, feed) -> partitions.put(tp.toString(), partitionView(feed)));
             view.put("partitions", partitions);
@@ -371,6 +373,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         view.put("committedOffset", s.committedOffset());
         view.put("receivedOffset", s.nextOffset());
         view.put("inFlight", s.inFlight());
+        view.put("running", s.running());
         view.put("heldBack", feed.backlogSize());
         view.put("lag", feed.lag());
         view.put("pausedSeconds", feed.pausedNanos() / 1e9);

@@ -18,8 +18,16 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionFeed {
 
-    /** A received record and its place in the progress window. */
-    record Pending(ConsumerRecord<Object, Object> record, PartitionProgress.Entry entry) {}
+    /**
+     * A received record on its way through the backplane: the endpoint's request.
+     *
+     * @param key the key naming its object: the record's key, or the key extracted from its payload
+     *     ({@code @KafkaEndpoint(key)}); see {@link RecordDispatcher#objectKey}
+     * @param progress the assignment it was received in; once that is closed the record does not start
+     * @param entry its place in the progress window
+     */
+    record Pending(ConsumerRecord<Object, Object> record, Object key, PartitionProgress progress,
+            PartitionProgress.Entry entry) {}
 
     /** Submits a record to the backplane; throws {@link BackplaneRejectedException} when it is not taken. */
     interface Submitter {
@@ -96,7 +104,7 @@ final class PartitionFeed {
     /**
      * Ends this assignment: drops the backlog (never started, so the next owner gets those records
      * from the committed offset), waits up to {@code timeoutNanos} for the in-flight records, and
-     * closes the progress so nothing more is committed.
+     * closes the progress so nothing more is committed and no record still queued in the backplane starts.
      *
      * @return the records still in flight when it closed (the new owner will run them again)
      */
@@ -106,6 +114,21 @@ final class PartitionFeed {
             backlog.clear();
         }
         return progress.closeAfter(timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Ends this assignment at once (the partition was lost: its new owner may already run its
+     * records, and no commit is possible): drops the backlog and closes the progress, so records
+     * queued in the backplane do not start; only those already running may overlap with the new owner.
+     *
+     * @return the progress at the close
+     */
+    PartitionProgress.Snapshot lose() {
+        synchronized (this) {
+            revoked = true;
+            backlog.clear();
+        }
+        return progress.close();
     }
 
     synchronized int backlogSize() {

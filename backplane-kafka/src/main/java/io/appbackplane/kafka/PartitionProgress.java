@@ -11,13 +11,15 @@ import java.util.function.Consumer;
  * committed: it lets the offset advance only up to the first record that is not done.
  *
  * <p>Threads: {@link #received} is called by the partition's consumer thread, in offset order;
- * {@link #done} by any thread (backplane workers, the dead-letter publisher); {@link #closeAfter}
- * by the consumer thread on revocation. Every method holds one lock; {@code commit} callbacks run
+ * {@link #start} and {@link #done} by any thread (backplane workers, the dead-letter publisher);
+ * {@link #closeAfter} and {@link #close} by the consumer thread on revocation or loss. Every method holds one lock; {@code commit} callbacks run
  * under it, so once {@link #closeAfter} returns no commit for this assignment can follow.
  *
  * <p>Invariants (under the lock): {@code received = committedCount + window.size()}; the window's
  * first entry is not done (every done prefix has been handed to {@code commit}); {@code inFlight =}
- * number of window entries not done.
+ * number of window entries not done; {@code running =} number of window entries started and not done.
+ * Once closed, no entry starts and none is committed: a record queued in the backplane when its
+ * partition moved on never runs here (the new owner runs it), only one already running may overlap.
  */
 final class PartitionProgress {
 
@@ -26,6 +28,7 @@ final class PartitionProgress {
         final long offset;
         /** What the commit callback needs for this record (spring-kafka's {@code Acknowledgment}). */
         final Object token;
+        boolean started;
         boolean done;
 
         Entry(long offset, Object token) {
@@ -43,6 +46,7 @@ final class PartitionProgress {
     private long nextOffset = -1;
     private long lastCommitted = -1;
     private int inFlight;
+    private int running;
     private boolean closed;
 
     /**
@@ -79,6 +83,40 @@ final class PartitionProgress {
     }
 
     /**
+     * Claims {@code entry} for its run, at the start of its action: refused once the assignment is
+     * closed (the partition was revoked or lost, so the new owner runs the record), which is how
+     * records still queued in the backplane are cancelled. Calling it again for a started entry (a
+     * retry of the same record) is allowed while open.
+     *
+     * @return whether the record may run
+     */
+    boolean start(Entry entry) {
+        lock.lock();
+        try {
+            if (closed || entry.done) {
+                return false;
+            }
+            if (!entry.started) {
+                entry.started = true;
+                running++;
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the assignment is still open (a retry checks before its next attempt). */
+    boolean isOpen() {
+        lock.lock();
+        try {
+            return !closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Marks {@code entry} done and commits the done prefix, if any. Ignored after {@link #closeAfter}
      * (the partition has moved on; the record will be redelivered to its new owner) and for an
      * entry already done.
@@ -93,6 +131,9 @@ final class PartitionProgress {
             }
             entry.done = true;
             inFlight--;
+            if (entry.started) {
+                running--;
+            }
             Entry last = null;
             while (!window.isEmpty() && window.peekFirst().done) {
                 Entry head = window.pollFirst();
@@ -134,12 +175,18 @@ final class PartitionProgress {
         }
     }
 
-    /** Closes at once, without waiting (a failed start or a lost partition). */
-    int close() {
+    /**
+     * Closes at once, without waiting (a lost partition: no commit is possible any more, or an
+     * interrupted revocation).
+     *
+     * @return the state at the close: its {@link Snapshot#running()} records may still run here while
+     *     the new owner runs them again; the rest of {@link Snapshot#inFlight()} never start here
+     */
+    Snapshot close() {
         lock.lock();
         try {
             closed = true;
-            return inFlight;
+            return snapshot();
         } finally {
             lock.unlock();
         }
@@ -149,7 +196,7 @@ final class PartitionProgress {
     Snapshot snapshot() {
         lock.lock();
         try {
-            return new Snapshot(received, committedCount, inFlight, lastCommitted < 0 ? -1 : lastCommitted + 1, nextOffset, closed);
+            return new Snapshot(received, committedCount, inFlight, running, lastCommitted < 0 ? -1 : lastCommitted + 1, nextOffset, closed);
         } finally {
             lock.unlock();
         }
@@ -159,9 +206,10 @@ final class PartitionProgress {
      * @param received records received in this assignment
      * @param committed records whose offsets were handed on for commit
      * @param inFlight received and not done
+     * @param running started and not done (the rest of inFlight is held back or queued in the backplane)
      * @param committedOffset the offset handed on for commit (the next record to read; {@code -1} before the first)
      * @param nextOffset one past the last received offset ({@code -1} before the first)
      * @param closed whether the assignment ended
      */
-    record Snapshot(long received, long committed, int inFlight, long committedOffset, long nextOffset, boolean closed) {}
+    record Snapshot(long received, long committed, int inFlight, int running, long committedOffset, long nextOffset, boolean closed) {}
 }

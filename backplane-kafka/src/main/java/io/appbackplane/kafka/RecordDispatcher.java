@@ -41,7 +41,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private static final Logger LOG = LoggerFactory.getLogger(RecordDispatcher.class);
 
     private final String name;
-    private final ActionEndpoint<ConsumerRecord<Object, Object>, Object> endpoint;
+    private final ActionEndpoint<PartitionFeed.Pending, Object> endpoint;
     private final ComponentThrottle throttle;
     private final DeadLetters deadLetters;
     private final Duration revokeTimeout;
@@ -50,7 +50,12 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private final Map<TopicPartition, Boolean> seen = new ConcurrentHashMap<>();
     final AtomicLong completed = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
+    /** Records in flight when their partition was revoked or lost: the new owner runs them again. */
     final AtomicLong abandonedAtRevoke = new AtomicLong();
+    /** Of those, records running when their partition was lost: they may have overlapped with the new owner. */
+    final AtomicLong runningAtLoss = new AtomicLong();
+    /** Records queued in the backplane that did not start because their partition had moved on. */
+    final AtomicLong cancelledAfterMove = new AtomicLong();
     final AtomicLong handovers = new AtomicLong();
     final AtomicLong lastHandoverNanos = new AtomicLong();
     final AtomicLong maxHandoverNanos = new AtomicLong();
@@ -59,7 +64,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
      * @param name {@code component.endpoint}, for logs and metrics
      * @param firstSeen called once per partition, the first time this node is assigned it (registers meters)
      */
-    RecordDispatcher(String name, ActionEndpoint<ConsumerRecord<Object, Object>, Object> endpoint,
+    RecordDispatcher(String name, ActionEndpoint<PartitionFeed.Pending, Object> endpoint,
             ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, Consumer<TopicPartition> firstSeen) {
         this.name = name;
         this.endpoint = endpoint;
@@ -77,11 +82,14 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         return throttle;
     }
 
-    /** The object a record runs on: its key; a record without a key runs on its partition's object. */
-    static Object objectKey(ConsumerRecord<?, ?> record) {
-        Object key = record.key();
+    /**
+     * The object a record runs on: its key (or the key extracted from its payload); a record without
+     * one runs on its partition's object.
+     */
+    static Object objectKey(PartitionFeed.Pending pending) {
+        Object key = pending.key();
         if (key == null) {
-            return new PartitionKey(record.topic(), record.partition());
+            return new PartitionKey(pending.record().topic(), pending.record().partition());
         }
         if (key instanceof byte[] bytes) {
             return ByteBuffer.wrap(bytes.clone()); // arrays compare by identity; buffers by content
@@ -102,7 +110,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             feed.lag(consumer.currentLag(feed.partition).orElse(-1));
         }
         PartitionProgress.Entry entry = feed.progress.received(record.offset(), acknowledgment);
-        if (!feed.offer(new PartitionFeed.Pending(record, entry))) {
+        if (!feed.offer(new PartitionFeed.Pending(record, record.key(), feed.progress, entry))) {
             throttle.pause("could not take a record of " + feed.partition);
         }
     }
@@ -134,7 +142,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
                 abandoned += feed.revoke(Math.max(0, deadline - System.nanoTime()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                abandoned += feed.progress.close();
+                abandoned += feed.progress.close().inFlight();
             }
         }
         if (!any) {
@@ -155,16 +163,25 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         // spring-kafka now commits the acknowledgments queued so far, on this thread, before the hand-over.
     }
 
+    /**
+     * The partitions were lost (this consumer was dropped from the group, e.g. closed during a
+     * cooperative rebalance): their new owner may already be running their records, and no commit
+     * is possible. Records held back or queued in the backplane are cancelled (they do not start
+     * here; see {@link PartitionProgress#start}); only records already running may overlap with the
+     * new owner, and their offsets are not committed.
+     */
     @Override
     public void onPartitionsLost(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
             Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             PartitionFeed feed = feeds.remove(tp);
             if (feed != null) {
-                int abandoned = feed.progress.close();
-                abandonedAtRevoke.addAndGet(abandoned);
-                LOG.warn("{}: lost {} (no commit possible) with {} records running; the new owner will run them again",
-                        name, tp, abandoned);
+                PartitionProgress.Snapshot atLoss = feed.lose();
+                abandonedAtRevoke.addAndGet(atLoss.inFlight());
+                runningAtLoss.addAndGet(atLoss.running());
+                LOG.warn("{}: lost {} (no commit possible) with {} records not done: {} still running (they may overlap with"
+                        + " the new owner), the others cancelled here; the new owner runs them all again", name, tp,
+                        atLoss.inFlight(), atLoss.running());
             }
         }
     }
@@ -199,7 +216,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
 
     /** Queues the record's action; throws {@link BackplaneRejectedException} when the component cannot take it. */
     private void submit(PartitionFeed feed, PartitionFeed.Pending pending) {
-        CompletableFuture<Object> done = endpoint.call(pending.record());
+        CompletableFuture<Object> done = endpoint.call(pending);
         done.whenComplete((result, failure) -> finished(feed, pending, failure));
         throttle.afterSubmit();
     }
@@ -213,6 +230,11 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             return;
         }
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof RetryingRecordHandler.PartitionMovedException) {
+            cancelledAfterMove.incrementAndGet(); // not done here: the partition's new owner runs it
+            throttle.afterDone();
+            return;
+        }
         if (cause instanceof BackplaneShutdownException
                 || cause instanceof BackplaneRejectedException rejected && !rejected.isRetryable()) {
             // Not done: the offset stays uncommitted and the record is delivered again after the restart.

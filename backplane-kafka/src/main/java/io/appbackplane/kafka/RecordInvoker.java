@@ -65,16 +65,18 @@ final class RecordInvoker {
     /**
      * Runs the method for {@code record}.
      *
+     * @param key what an {@code @ObjectKey} parameter gets: the record's key, or the key extracted from its payload
+     *
      * @return the method's result (a {@code CompletionStage} for an asynchronous method)
      * @throws Exception what the method threw, unwrapped
      */
-    Object invoke(ActionContext context, ConsumerRecord<?, ?> record) throws Exception {
+    Object invoke(ActionContext context, ConsumerRecord<?, ?> record, Object key) throws Exception {
         Object[] args = new Object[sources.length];
         for (int i = 0; i < sources.length; i++) {
             args[i] = switch (sources[i]) {
                 case RECORD -> record;
                 case CONTEXT -> context;
-                case KEY -> checked(record.key(), i, "key");
+                case KEY -> checked(key, i, "key");
                 case VALUE -> checked(record.value(), i, "value");
             };
         }

@@ -96,9 +96,9 @@ class KafkaHandOverTest {
         try (Node b = Node.start("b", LedgerApp.class, props)) {
             send("hand-over", records, keys);
             // Both nodes must own partitions (b's join rebalance over) before a closes: a close in the
-            // middle of a cooperative rebalance makes Kafka report a's partitions LOST, not revoked,
-            // and records already queued in a's backplane then still run while b runs them again
-            // (a known gap of issue 16, not what this test is about).
+            // middle of a cooperative rebalance makes Kafka report a's partitions LOST, not revoked
+            // (a's queued records are then cancelled, only its running ones may overlap: that case is
+            // KafkaLostPartitionsTest; this test is about the clean hand-over).
             await().atMost(TestBroker.patience()).until(() -> LEDGER.byNode.getOrDefault("a", new java.util.concurrent.atomic.AtomicLong()).get() > 2_000
                     && LEDGER.byNode.getOrDefault("b", new java.util.concurrent.atomic.AtomicLong()).get() > 0
                     && LEDGER.processed.get() > records / 5);
