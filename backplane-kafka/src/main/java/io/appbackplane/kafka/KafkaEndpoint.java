@@ -10,7 +10,7 @@ import java.lang.annotation.Target;
 /**
  * Makes a method of an {@code @AppComponent} consume Kafka topics, in the spirit of
  * {@code @KafkaListener} (DESIGN §6): each record becomes an action on the object named by the
- * record's key, at {@link #priority()}, under the backplane's quotas, CPU limit and the component's
+ * record's key (or the key {@link #key()} reads from its payload), at {@link #priority()}, under the backplane's quotas, CPU limit and the component's
  * operation limit. Records of one key run one at a time in offset order; records of different keys
  * run in parallel, even inside one partition. A record without a key runs on its partition's object
  * (partition order).
@@ -35,6 +35,19 @@ public @interface KafkaEndpoint {
 
     /** The endpoint's name within its component; defaults to the method name. */
     String name() default "";
+
+    /**
+     * Reads the object's key from the record instead of using the record's Kafka key: a SpEL
+     * expression over {@code payload} (the deserialized value), {@code key}, {@code topic}, {@code
+     * partition}, {@code offset} and {@code headers}, e.g. {@code "payload.customerId"} or {@code
+     * "payload['customer']"} for a map. Evaluated read-only on each record (property, getter, index and
+     * method access; no types, constructors or beans). An {@code @ObjectKey} parameter then gets this
+     * key. A record for which it fails or gives null goes to the dead-letter topic with the reason, in
+     * its place in the partition's order; the other records continue. Ordering is per extracted key:
+     * for it to hold across the partition's records, records with the same extracted key must share a
+     * partition (produce them with that key, or a key that implies it). Default: the record's key.
+     */
+    String key() default "";
 
     /** The priority of the records' actions, 0 the most urgent (default 1). */
     int priority() default 1;

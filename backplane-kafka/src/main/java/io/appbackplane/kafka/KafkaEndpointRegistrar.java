@@ -164,6 +164,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         String groupId = groupId(annotation, where);
         String endpointName = StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName();
 
+        RecordKeyExpression keyExpression = StringUtils.hasText(annotation.key())
+                ? RecordKeyExpression.parse(annotation.key(), where) : null;
         RecordInvoker invoker = new RecordInvoker(bean, AopUtils.selectInvocableMethod(method, bean.getClass()));
         ComponentState[] states = annotation.states();
         EndpointSpec<PartitionFeed.Pending, Object> spec = EndpointSpec
@@ -176,7 +178,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
 
         List<Registration> holder = new ArrayList<>(1);
         RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
-                properties.getRevokeTimeout(), tp -> listener.partitionAssigned(holder.get(0), tp));
+                properties.getRevokeTimeout(), keyExpression, tp -> listener.partitionAssigned(holder.get(0), tp));
         ContainerProperties containerProperties = new ContainerProperties(topics.toArray(String[]::new));
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
@@ -347,6 +349,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             view.put("component", r.component());
             view.put("groupId", r.groupId());
             view.put("topics", r.topics());
+            view.put("keyExpression", d.keyExpression());
             view.put("missingTopics", List.copyOf(r.missingTopics()));
             view.put("running", r.container().isRunning());
             view.put("paused", d.throttle().isPaused());

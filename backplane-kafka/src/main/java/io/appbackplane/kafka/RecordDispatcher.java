@@ -45,6 +45,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private final ComponentThrottle throttle;
     private final DeadLetters deadLetters;
     private final Duration revokeTimeout;
+    private final RecordKeyExpression keyExpression; // null: the record's key names its object
     private final Map<TopicPartition, PartitionFeed> feeds = new ConcurrentHashMap<>();
     private final Consumer<TopicPartition> firstSeen;
     private final Map<TopicPartition, Boolean> seen = new ConcurrentHashMap<>();
@@ -62,20 +63,28 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
 
     /**
      * @param name {@code component.endpoint}, for logs and metrics
+     * @param keyExpression reads each record's object key from its payload; null to use the record's key
      * @param firstSeen called once per partition, the first time this node is assigned it (registers meters)
      */
     RecordDispatcher(String name, ActionEndpoint<PartitionFeed.Pending, Object> endpoint,
-            ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, Consumer<TopicPartition> firstSeen) {
+            ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, RecordKeyExpression keyExpression,
+            Consumer<TopicPartition> firstSeen) {
         this.name = name;
         this.endpoint = endpoint;
         this.throttle = throttle;
         this.deadLetters = deadLetters;
         this.revokeTimeout = revokeTimeout;
+        this.keyExpression = keyExpression;
         this.firstSeen = firstSeen;
     }
 
     String name() {
         return name;
+    }
+
+    /** The payload key expression, or null when the record's key names its object. */
+    String keyExpression() {
+        return keyExpression == null ? null : keyExpression.toString();
     }
 
     ComponentThrottle throttle() {
@@ -110,7 +119,17 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             feed.lag(consumer.currentLag(feed.partition).orElse(-1));
         }
         PartitionProgress.Entry entry = feed.progress.received(record.offset(), acknowledgment);
-        if (!feed.offer(new PartitionFeed.Pending(record, record.key(), feed.progress, entry))) {
+        Object key = record.key();
+        if (keyExpression != null) {
+            try {
+                key = keyExpression.keyOf(record);
+            } catch (RecordKeyExpression.KeyNotReadableException e) {
+                LOG.error("{}: {}; sending it to the dead-letter topic", name, e.getMessage());
+                deadLetter(feed, record, e, entry); // done in its place: the partition's later records go on
+                return;
+            }
+        }
+        if (!feed.offer(new PartitionFeed.Pending(record, key, feed.progress, entry))) {
             throttle.pause("could not take a record of " + feed.partition);
         }
     }
