@@ -131,6 +131,13 @@ public final class BackplaneKafkaAutoConfiguration {
         BackplaneKafkaEndpoint backplaneKafkaEndpoint(ObjectProvider<KafkaEndpointRegistrar> registrar) {
             return new BackplaneKafkaEndpoint(registrar);
         }
+
+        /** The same view, per backplane, inside {@code /actuator/backplane} (its {@code extensions.kafka}). */
+        @Bean
+        @ConditionalOnMissingBean
+        KafkaBackplaneEndpointContributor kafkaBackplaneEndpointContributor(ObjectProvider<KafkaEndpointRegistrar> registrar) {
+            return new KafkaBackplaneEndpointContributor(registrar);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -340,10 +340,18 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         deadLetters.close();
     }
 
-    /** A view of every endpoint and assigned partition, for the actuator endpoint. */
+    /** A view of every endpoint and assigned partition, for the actuator endpoints. */
     public Map<String, Object> describe() {
+        return describe(r -> true);
+    }
+
+    /** A view of the endpoints {@code which} selects (those of one backplane's components). */
+    Map<String, Object> describe(java.util.function.Predicate<Registration> which) {
         Map<String, Object> endpoints = new LinkedHashMap<>();
         for (Registration r : registrations) {
+            if (!which.test(r)) {
+                continue;
+            }
             RecordDispatcher d = r.dispatcher();
             Map<String, Object> view = new LinkedHashMap<>();
             view.put("component", r.component());

@@ -3,6 +3,7 @@ package io.appbackplane.spring.actuate;
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
 import io.appbackplane.spring.autoconfigure.BackplaneProperties;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,8 +30,9 @@ public final class BackplaneActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        BackplaneActuatorEndpoint backplaneActuatorEndpoint(BackplaneRegistry registry) {
-            return new BackplaneActuatorEndpoint(registry);
+        BackplaneActuatorEndpoint backplaneActuatorEndpoint(BackplaneRegistry registry,
+                ObjectProvider<BackplaneEndpointContributor> contributors) {
+            return new BackplaneActuatorEndpoint(registry, contributors.orderedStream().toList());
         }
     }
 

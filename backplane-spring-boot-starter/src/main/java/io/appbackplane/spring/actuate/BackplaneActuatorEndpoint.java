@@ -5,6 +5,7 @@ import io.appbackplane.ComponentState;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -20,15 +21,23 @@ import org.jspecify.annotations.Nullable;
  * {@code /actuator/backplane/{name}} one of them. The write operation (threads, a quota, the CPU
  * limit, the role) is read-only by default — a POST answers 405 — until the user grants access
  * ({@code management.endpoint.backplane.access=unrestricted}); its inputs are validated (400, and
- * nothing changes, on a bad one).
+ * nothing changes, on a bad one). Modules add sections to each backplane's entry through {@link
+ * BackplaneEndpointContributor} beans.
  */
 @Endpoint(id = "backplane", defaultAccess = Access.READ_ONLY)
 public class BackplaneActuatorEndpoint {
 
     private final BackplaneRegistry registry;
+    private final List<BackplaneEndpointContributor> contributors;
 
     public BackplaneActuatorEndpoint(BackplaneRegistry registry) {
+        this(registry, List.of());
+    }
+
+    /** @param contributors add their sections under each backplane's {@code extensions} */
+    public BackplaneActuatorEndpoint(BackplaneRegistry registry, List<BackplaneEndpointContributor> contributors) {
         this.registry = registry;
+        this.contributors = List.copyOf(contributors);
     }
 
     /** Every backplane, by name. */
@@ -124,7 +133,14 @@ public class BackplaneActuatorEndpoint {
         }
     }
 
-    private static BackplaneDescriptor describe(Backplane backplane) {
-        return BackplaneDescriptor.of(backplane.state().name(), backplane.statistics());
+    private BackplaneDescriptor describe(Backplane backplane) {
+        Map<String, Object> extensions = new LinkedHashMap<>();
+        for (BackplaneEndpointContributor contributor : contributors) {
+            Object section = contributor.describe(backplane);
+            if (section != null) {
+                extensions.put(contributor.name(), section);
+            }
+        }
+        return BackplaneDescriptor.of(backplane.state().name(), backplane.statistics(), extensions);
     }
 }

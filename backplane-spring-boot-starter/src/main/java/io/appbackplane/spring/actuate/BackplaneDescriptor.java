@@ -8,10 +8,12 @@ import io.appbackplane.EndpointStatistics;
 import io.appbackplane.PriorityStatistics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What {@code /actuator/backplane/{name}} shows of one backplane: immutable, JSON-friendly
- * (durations in milliseconds), and free of payloads — only names, counts and times.
+ * (durations in milliseconds), and free of payloads — only names, counts and times. {@code
+ * extensions} holds the sections of {@link BackplaneEndpointContributor}s (e.g. {@code kafka}).
  */
 public record BackplaneDescriptor(
         String name,
@@ -26,9 +28,15 @@ public record BackplaneDescriptor(
         long realTicks,
         long virtualTicks,
         Counts totals,
-        List<Component> components) {
+        List<Component> components,
+        Map<String, Object> extensions) {
 
     static BackplaneDescriptor of(String state, BackplaneStatistics s) {
+        return of(state, s, Map.of());
+    }
+
+    /** @param extensions the sections of {@link BackplaneEndpointContributor}s, by name */
+    static BackplaneDescriptor of(String state, BackplaneStatistics s, Map<String, Object> extensions) {
         BackplanePolicy p = s.policy();
         return new BackplaneDescriptor(
                 s.name(),
@@ -45,7 +53,8 @@ public record BackplaneDescriptor(
                 s.realTicks(),
                 s.virtualTicks(),
                 Counts.of(s.totals()),
-                s.components().stream().map(Component::of).toList());
+                s.components().stream().map(Component::of).toList(),
+                extensions);
     }
 
     /** The policy in force. */
