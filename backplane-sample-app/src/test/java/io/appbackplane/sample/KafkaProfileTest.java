@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -14,28 +13,28 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The kafka profile as docs/scale-out.md runs it (here against an in-JVM KRaft broker): orders published with {@code POST /orders/feed} arrive on the topic, run through the
- * intake component and are committed; {@code /actuator/backplanekafka} shows it.
+ * The kafka profile as docs/scale-out.md runs it, with the demo's in-JVM broker (profile {@code
+ * kafka-broker}, on a free port here rather than 9092): orders published with {@code POST
+ * /orders/feed} arrive on the topic, run through the intake component and are committed; {@code
+ * /actuator/backplane} and {@code /actuator/backplanekafka} show it. The broker is a bean of the
+ * context, so it stops after the consumers (a broker stopped first left the consumers' close
+ * waiting on it at JVM exit, and surefire killed the fork 30 s later).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@ActiveProfiles({"test", "kafka"})
+@ActiveProfiles({"test", "kafka", "kafka-broker"})
 class KafkaProfileTest {
 
-    static final EmbeddedKafkaKraftBroker BROKER = new EmbeddedKafkaKraftBroker(1, 6);
-
     @DynamicPropertySource
-    static void broker(DynamicPropertyRegistry registry) {
-        BROKER.afterPropertiesSet(); // an in-JVM KRaft broker on a random port, for this class
-        registry.add("spring.kafka.bootstrap-servers", BROKER::getBrokersAsString);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        BROKER.destroy();
+    static void broker(DynamicPropertyRegistry registry) throws java.io.IOException {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        registry.add("sample.kafka.broker.port", () -> port);
+        registry.add("spring.kafka.bootstrap-servers", () -> "localhost:" + port);
     }
 
     @LocalServerPort
@@ -65,6 +64,9 @@ class KafkaProfileTest {
         JsonNode intake = Http.json(http.get("/actuator/backplanekafka")).get("intake.onOrder");
         assertThat(intake.get("topics").get(0).asString()).isEqualTo("orders-in");
         assertThat(intake.get("missingTopics")).isEmpty();
+        JsonNode inBackplane = Http.json(http.get("/actuator/backplane")).path("default").path("extensions").path("kafka")
+                .path("endpoints").path("intake.onOrder");
+        assertThat(inBackplane.path("completed").asLong() + inBackplane.path("deadLettered").asLong()).isEqualTo(300);
     }
 
     @Test
