@@ -4,6 +4,7 @@ import io.appbackplane.ActionCounts;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.ActionObserver;
 import io.appbackplane.BackplaneListener;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
@@ -66,6 +67,8 @@ public final class DefaultBackplane implements Backplane {
     private final WorkerPool workers; // null in step mode
     private final StepDriver stepper; // null unless in step mode
     private final List<BackplaneListener> listeners;
+    /** The action observers, composed into one; null when there are none, so the hook costs one check. */
+    private final ActionObserver observer;
     private final ActionCounters[] priorityCounters;
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
@@ -84,11 +87,12 @@ public final class DefaultBackplane implements Backplane {
     private long nextTickDeadline;
 
     private DefaultBackplane(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
-            List<BackplaneListener> listeners) {
+            List<BackplaneListener> listeners, List<ActionObserver> observers) {
         this.name = name;
         this.clock = clock;
         this.policy = policy;
         this.listeners = listeners;
+        this.observer = ObservedActions.compose(observers);
         long now = clock.nanoTime();
         this.ready = new ReadyQueues(policy.priorities());
         this.quotas = new QuotaLedger(policy.quotas());
@@ -113,7 +117,13 @@ public final class DefaultBackplane implements Backplane {
     /** Builds and starts a backplane; see {@link Backplane.Builder}. */
     public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
             List<BackplaneListener> listeners) {
-        return new DefaultBackplane(name, policy, clock, stepMode, listeners);
+        return start(name, policy, clock, stepMode, listeners, List.of());
+    }
+
+    /** Builds and starts a backplane whose actions {@code observers} see; see {@link Backplane.Builder}. */
+    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
+            List<BackplaneListener> listeners, List<ActionObserver> observers) {
+        return new DefaultBackplane(name, policy, clock, stepMode, listeners, observers);
     }
 
     // ---------------------------------------------------------------- API
@@ -334,6 +344,9 @@ public final class DefaultBackplane implements Backplane {
         priorityCounters[node.priority].actionRan(queueTime, runTime);
         if (node.request.endpoint != null) {
             node.request.endpoint.actionRan(queueTime, runTime);
+        }
+        if (observer != null) {
+            ObservedActions.tell(observer, component, node.priority, queueTime, runTime);
         }
     }
 
