@@ -1,6 +1,7 @@
 package io.appbackplane.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -376,12 +377,37 @@ public class BackplaneProperties {
         /** Whether backplane.* meters are registered. */
         private boolean enabled = true;
 
+        /**
+         * Whether each action's queue wait and run time are also recorded in Micrometer timers with
+         * percentiles and a percentile histogram (backplane.action.queue.time, backplane.action.run.time).
+         */
+        private boolean histograms = false;
+
+        /** The percentiles the histogram timers publish, each in [0, 1]. */
+        private List<Double> percentiles = new ArrayList<>(List.of(0.5, 0.95, 0.99));
+
         public boolean isEnabled() {
             return enabled;
         }
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        public boolean isHistograms() {
+            return histograms;
+        }
+
+        public void setHistograms(boolean histograms) {
+            this.histograms = histograms;
+        }
+
+        public List<Double> getPercentiles() {
+            return percentiles;
+        }
+
+        public void setPercentiles(List<Double> percentiles) {
+            this.percentiles = percentiles;
         }
     }
 }
