@@ -31,6 +31,12 @@ public class BackplaneProperties {
     /** Per-component settings, by component name. */
     private Map<String, Component> components = new LinkedHashMap<>();
 
+    /**
+     * Spring TaskExecutor/TaskScheduler beans, by bean name, that run their tasks as actions of a
+     * component at a priority (for @Async("name") and the like).
+     */
+    private Map<String, Executor> executors = new LinkedHashMap<>();
+
     /** The role this node's components are brought up to: primary or secondary. */
     private Role role = Role.PRIMARY;
 
@@ -68,6 +74,14 @@ public class BackplaneProperties {
 
     public void setInstances(Map<String, Instance> instances) {
         this.instances = instances;
+    }
+
+    public Map<String, Executor> getExecutors() {
+        return executors;
+    }
+
+    public void setExecutors(Map<String, Executor> executors) {
+        this.executors = executors;
     }
 
     public Map<String, Component> getComponents() {
@@ -368,6 +382,60 @@ public class BackplaneProperties {
 
         public void setRetryAfter(Duration retryAfter) {
             this.retryAfter = retryAfter;
+        }
+    }
+
+    /** One executor bean: where its tasks run. */
+    public static class Executor {
+
+        /**
+         * The backplane whose component runs the tasks. Default: the component's backplane, or
+         * "default" when no component is named.
+         */
+        private String backplane;
+
+        /** The component whose objects run the tasks. Default: the backplane's own component. */
+        private String component;
+
+        /** The priority the tasks run at, 0 the most urgent. Default: 1 (as @Endpoint). */
+        private Integer priority;
+
+        /**
+         * The object key all tasks run on, one at a time in submission order. Default: none, the
+         * tasks spread over a pool of objects and run in parallel.
+         */
+        private String key;
+
+        public String getBackplane() {
+            return backplane;
+        }
+
+        public void setBackplane(String backplane) {
+            this.backplane = backplane;
+        }
+
+        public String getComponent() {
+            return component;
+        }
+
+        public void setComponent(String component) {
+            this.component = component;
+        }
+
+        public Integer getPriority() {
+            return priority;
+        }
+
+        public void setPriority(Integer priority) {
+            this.priority = priority;
+        }
+
+        public String getKey() {
+            return key;
+        }
+
+        public void setKey(String key) {
+            this.key = key;
         }
     }
 
