@@ -83,6 +83,10 @@ public final class DefaultBackplane implements Backplane {
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
     private final Topics topics = new Topics();
+    /** Runs offloaded blocking calls; made on the first offload (a backplane that never offloads has none). */
+    private volatile OffloadExecutor offloads;
+    /** Set (under this backplane's monitor) when the workers have stopped: offloading ends with them. */
+    private boolean offloadsClosed;
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
 
@@ -576,11 +580,38 @@ public final class DefaultBackplane implements Backplane {
         return failed;
     }
 
-    /** Stops the workers (they finish their current action), then the timers; completes when done. */
+    /** The offload executor, made on first use; one that is made after shut-down rejects every call. */
+    OffloadExecutor offloads() {
+        OffloadExecutor o = offloads;
+        if (o == null) {
+            synchronized (this) {
+                o = offloads;
+                if (o == null) {
+                    o = new OffloadExecutor(name, policy);
+                    if (offloadsClosed) {
+                        o.shutdown();
+                    }
+                    offloads = o;
+                }
+            }
+        }
+        return o;
+    }
+
+    /**
+     * Stops the workers (they finish their current action), then the timers and the offload
+     * executor; completes when done.
+     */
     CompletableFuture<Void> stopWorkersAndTimers() {
         CompletableFuture<Void> stopped = workers == null ? CompletableFuture.completedFuture(null) : workers.stop();
         return stopped.whenComplete((ignored, failure) -> {
             timers.stop();
+            synchronized (this) {
+                offloadsClosed = true;
+                if (offloads != null) {
+                    offloads.shutdown();
+                }
+            }
             PriorityInheritance.unregister(ready);
         });
     }
