@@ -89,6 +89,25 @@ class OffloadTest {
         assertThat(ran).containsExactly("first", "first's handler", "second");
     }
 
+    /** Stands in for a blocking client in the docs' example. */
+    static final class Jdbc {
+        String queryName(String customer) {
+            return customer.equals("c-7") ? "Ada" : null;
+        }
+    }
+
+    @Test
+    void theDocumentedExample() throws Exception {
+        BackplaneComponent customers = start(BackplanePolicy.builder());
+        Jdbc jdbc = new Jdbc();
+        // docs:getting-started:offload BEGIN
+        CompletableFuture<String> name = customers.submit("c-7", 1, ctx -> ctx.offload(
+                () -> jdbc.queryName("c-7"),                 // blocking: runs on an offload thread, no worker held
+                (c, row, failure) -> failure == null ? row : "unknown: " + failure.getMessage()));
+        // docs:getting-started:offload END
+        assertThat(name.get(WAIT, TimeUnit.SECONDS)).isEqualTo("Ada");
+    }
+
     @Test
     void theCallsFailureIsTheHandlersFailure() throws Exception {
         BackplaneComponent app = start(BackplanePolicy.builder());

@@ -1,5 +1,6 @@
 package io.appbackplane.spring.autoconfigure;
 
+import io.appbackplane.OffloadThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -177,6 +178,42 @@ public class BackplaneProperties {
          * unless the component sets its own. Default: 0.1.
          */
         private Double admissionReserve;
+
+        /**
+         * The most blocking calls (ActionContext.offload, @Endpoint(blocking = true)) the backplane
+         * runs at once, 1..65536. Default: 64.
+         */
+        private Integer offloadThreads;
+
+        /** The most offloaded calls waiting for a thread, 0..2147483647; beyond it an offload is rejected. Default: 1000. */
+        private Integer offloadQueue;
+
+        /** The threads offloaded calls run on: auto (virtual on JDK 21+), virtual or platform. Default: auto. */
+        private OffloadThreads offloadThreadKind;
+
+        public Integer getOffloadThreads() {
+            return offloadThreads;
+        }
+
+        public void setOffloadThreads(Integer offloadThreads) {
+            this.offloadThreads = offloadThreads;
+        }
+
+        public Integer getOffloadQueue() {
+            return offloadQueue;
+        }
+
+        public void setOffloadQueue(Integer offloadQueue) {
+            this.offloadQueue = offloadQueue;
+        }
+
+        public OffloadThreads getOffloadThreadKind() {
+            return offloadThreadKind;
+        }
+
+        public void setOffloadThreadKind(OffloadThreads offloadThreadKind) {
+            this.offloadThreadKind = offloadThreadKind;
+        }
 
         public Integer getThreads() {
             return threads;
