@@ -85,7 +85,9 @@ public final class DefaultBackplane implements Backplane {
     private final Topics topics = new Topics();
     /** Runs offloaded blocking calls; made on the first offload (a backplane that never offloads has none). */
     private volatile OffloadExecutor offloads;
-    /** Set (under this backplane's monitor) when the workers have stopped: offloading ends with them. */
+    /** Guards making and closing {@link #offloads} (not this backplane's monitor: its setters may take time). */
+    private final Object offloadLock = new Object();
+    /** Set under {@link #offloadLock} when the workers have stopped: offloading ends with them. */
     private boolean offloadsClosed;
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
@@ -584,7 +586,7 @@ public final class DefaultBackplane implements Backplane {
     OffloadExecutor offloads() {
         OffloadExecutor o = offloads;
         if (o == null) {
-            synchronized (this) {
+            synchronized (offloadLock) {
                 o = offloads;
                 if (o == null) {
                     o = new OffloadExecutor(name, policy);
@@ -606,7 +608,7 @@ public final class DefaultBackplane implements Backplane {
         CompletableFuture<Void> stopped = workers == null ? CompletableFuture.completedFuture(null) : workers.stop();
         return stopped.whenComplete((ignored, failure) -> {
             timers.stop();
-            synchronized (this) {
+            synchronized (offloadLock) {
                 offloadsClosed = true;
                 if (offloads != null) {
                     offloads.shutdown();
