@@ -188,6 +188,7 @@ public interface Backplane extends AutoCloseable {
         private BackplaneClock clock = BackplaneClock.system();
         private boolean stepMode;
         private final List<BackplaneListener> listeners = new ArrayList<>();
+        private final List<ActionObserver> observers = new ArrayList<>();
 
         private Builder(String name) {
             Objects.requireNonNull(name, "backplane name must not be null");
@@ -225,9 +226,18 @@ public interface Backplane extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Adds an observer of every action's queue wait and run time (none by default; with none
+         * the hook costs nothing). Observers are called in the order they were added.
+         */
+        public Builder actionObserver(ActionObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "action observer must not be null"));
+            return this;
+        }
+
         /** Builds and starts the backplane (its worker threads, unless in step mode). */
         public Backplane build() {
-            return DefaultBackplane.start(name, policy, clock, stepMode, List.copyOf(listeners));
+            return DefaultBackplane.start(name, policy, clock, stepMode, List.copyOf(listeners), List.copyOf(observers));
         }
     }
 }

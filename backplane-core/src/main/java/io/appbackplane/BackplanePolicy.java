@@ -1,5 +1,6 @@
 package io.appbackplane;
 
+import io.appbackplane.internal.OffloadExecutor;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -34,6 +35,12 @@ public final class BackplanePolicy {
     static final int DEFAULT_OPERATION_LIMIT = 1_000_000;
     /** The default {@linkplain #admissionReserve() admission reserve}: a tenth of a limit. */
     public static final double DEFAULT_ADMISSION_RESERVE = 0.1;
+    /** The most blocking calls {@link ActionContext#offload} runs at once by default. */
+    public static final int DEFAULT_OFFLOAD_THREADS = 64;
+    /** The most offloaded calls waiting for an offload thread by default. */
+    public static final int DEFAULT_OFFLOAD_QUEUE = 1000;
+    /** The upper bound of offload threads. */
+    public static final int MAX_OFFLOAD_THREADS = 65_536;
     static final Duration MIN_PERIOD = Duration.ofMillis(1);
     static final Duration MAX_PERIOD = Duration.ofHours(1);
 
@@ -46,6 +53,9 @@ public final class BackplanePolicy {
     private final int actionsPerTurn;
     private final int operationLimit;
     private final double admissionReserve;
+    private final int offloadThreads;
+    private final int offloadQueue;
+    private final OffloadThreads offloadThreadKind;
 
     private BackplanePolicy(Builder b, int[] quotas) {
         this.quotas = quotas;
@@ -57,6 +67,9 @@ public final class BackplanePolicy {
         this.actionsPerTurn = b.actionsPerTurn;
         this.operationLimit = b.operationLimit;
         this.admissionReserve = b.admissionReserve;
+        this.offloadThreads = b.offloadThreads;
+        this.offloadQueue = b.offloadQueue;
+        this.offloadThreadKind = b.offloadThreadKind;
     }
 
     /** A builder with every value at its default. */
@@ -196,6 +209,21 @@ public final class BackplanePolicy {
         return reserve;
     }
 
+    /** The most blocking calls {@link ActionContext#offload} runs at once; more wait in the offload queue. */
+    public int offloadThreads() {
+        return offloadThreads;
+    }
+
+    /** The most offloaded calls that wait for an offload thread; beyond it {@code offload} is rejected. */
+    public int offloadQueue() {
+        return offloadQueue;
+    }
+
+    /** The kind of thread offloaded calls run on. */
+    public OffloadThreads offloadThreadKind() {
+        return offloadThreadKind;
+    }
+
     /** A builder holding this policy's values. */
     public Builder toBuilder() {
         Builder b = new Builder()
@@ -207,7 +235,10 @@ public final class BackplanePolicy {
                 .slowActionThreshold(slowActionThreshold)
                 .actionsPerTurn(actionsPerTurn)
                 .operationLimit(operationLimit)
-                .admissionReserve(admissionReserve);
+                .admissionReserve(admissionReserve)
+                .offloadThreads(offloadThreads)
+                .offloadQueue(offloadQueue)
+                .offloadThreadKind(offloadThreadKind);
         for (int p = 0; p < quotas.length; p++) {
             b.quota(p, quotas[p]);
         }
@@ -238,13 +269,17 @@ public final class BackplanePolicy {
                 && slowActionThreshold.equals(p.slowActionThreshold)
                 && actionsPerTurn == p.actionsPerTurn
                 && operationLimit == p.operationLimit
-                && Double.compare(admissionReserve, p.admissionReserve) == 0;
+                && Double.compare(admissionReserve, p.admissionReserve) == 0
+                && offloadThreads == p.offloadThreads
+                && offloadQueue == p.offloadQueue
+                && offloadThreadKind == p.offloadThreadKind;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(Arrays.hashCode(quotas), cpuLimit, integrationPeriod, cpuBudgetSlices, threads,
-                slowActionThreshold, actionsPerTurn, operationLimit, admissionReserve);
+                slowActionThreshold, actionsPerTurn, operationLimit, admissionReserve, offloadThreads, offloadQueue,
+                offloadThreadKind);
     }
 
     @Override
@@ -252,7 +287,8 @@ public final class BackplanePolicy {
         return "BackplanePolicy{priorities=" + quotas.length + ", quotas=" + quotasText() + ", cpuLimit=" + cpuLimit
                 + ", integrationPeriod=" + integrationPeriod + ", cpuBudgetSlices=" + cpuBudgetSlices + ", threads="
                 + threads + ", slowActionThreshold=" + slowActionThreshold + ", actionsPerTurn=" + actionsPerTurn
-                + ", operationLimit=" + operationLimit + ", admissionReserve=" + admissionReserve + "}";
+                + ", operationLimit=" + operationLimit + ", admissionReserve=" + admissionReserve + ", offloadThreads="
+                + offloadThreads + ", offloadQueue=" + offloadQueue + ", offloadThreadKind=" + offloadThreadKind + "}";
     }
 
     private String quotasText() {
@@ -276,6 +312,9 @@ public final class BackplanePolicy {
         private int actionsPerTurn = 1;
         private int operationLimit = DEFAULT_OPERATION_LIMIT;
         private double admissionReserve = DEFAULT_ADMISSION_RESERVE;
+        private int offloadThreads = DEFAULT_OFFLOAD_THREADS;
+        private int offloadQueue = DEFAULT_OFFLOAD_QUEUE;
+        private OffloadThreads offloadThreadKind = OffloadThreads.AUTO;
 
         private Builder() {}
 
@@ -367,6 +406,39 @@ public final class BackplanePolicy {
          */
         public Builder admissionReserve(double reserve) {
             this.admissionReserve = checkAdmissionReserve("admission-reserve", reserve);
+            return this;
+        }
+
+        /**
+         * The most blocking calls {@link ActionContext#offload} runs at once, 1..{@value
+         * BackplanePolicy#MAX_OFFLOAD_THREADS} (default {@value BackplanePolicy#DEFAULT_OFFLOAD_THREADS}).
+         */
+        public Builder offloadThreads(int threads) {
+            this.offloadThreads = inRange("offload-threads", threads, 1, MAX_OFFLOAD_THREADS);
+            return this;
+        }
+
+        /**
+         * The most offloaded calls waiting for a thread, 0..{@value Integer#MAX_VALUE} (default {@value
+         * BackplanePolicy#DEFAULT_OFFLOAD_QUEUE}); an offload beyond it is rejected.
+         */
+        public Builder offloadQueue(int queue) {
+            this.offloadQueue = inRange("offload-queue", queue, 0, Integer.MAX_VALUE);
+            return this;
+        }
+
+        /**
+         * The kind of thread offloaded calls run on (default {@link OffloadThreads#AUTO}).
+         *
+         * @throws IllegalArgumentException for {@link OffloadThreads#VIRTUAL} on a JDK without virtual threads
+         */
+        public Builder offloadThreadKind(OffloadThreads kind) {
+            Objects.requireNonNull(kind, "offloadThreadKind must not be null");
+            if (kind == OffloadThreads.VIRTUAL && !OffloadExecutor.virtualThreadsAvailable()) {
+                throw new IllegalArgumentException("offload-thread-kind = VIRTUAL is invalid: this JDK ("
+                        + Runtime.version().feature() + ") has no virtual threads (JDK 21+); allowed: AUTO, PLATFORM");
+            }
+            this.offloadThreadKind = kind;
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.appbackplane.ActionCounts;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
+import io.appbackplane.ActionObserver;
 import io.appbackplane.BackplaneListener;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
@@ -66,6 +67,8 @@ public final class DefaultBackplane implements Backplane {
     private final WorkerPool workers; // null in step mode
     private final StepDriver stepper; // null unless in step mode
     private final List<BackplaneListener> listeners;
+    /** The action observers, composed into one; null when there are none, so the hook costs one check. */
+    private final ActionObserver observer;
     private final ActionCounters[] priorityCounters;
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
@@ -80,15 +83,22 @@ public final class DefaultBackplane implements Backplane {
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
     private final Topics topics = new Topics();
+    /** Runs offloaded blocking calls; made on the first offload (a backplane that never offloads has none). */
+    private volatile OffloadExecutor offloads;
+    /** Guards making and closing {@link #offloads} (not this backplane's monitor: its setters may take time). */
+    private final Object offloadLock = new Object();
+    /** Set under {@link #offloadLock} when the workers have stopped: offloading ends with them. */
+    private boolean offloadsClosed;
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
 
     private DefaultBackplane(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
-            List<BackplaneListener> listeners) {
+            List<BackplaneListener> listeners, List<ActionObserver> observers) {
         this.name = name;
         this.clock = clock;
         this.policy = policy;
         this.listeners = listeners;
+        this.observer = ObservedActions.compose(observers);
         long now = clock.nanoTime();
         this.ready = new ReadyQueues(policy.priorities());
         this.quotas = new QuotaLedger(policy.quotas());
@@ -113,7 +123,13 @@ public final class DefaultBackplane implements Backplane {
     /** Builds and starts a backplane; see {@link Backplane.Builder}. */
     public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
             List<BackplaneListener> listeners) {
-        return new DefaultBackplane(name, policy, clock, stepMode, listeners);
+        return start(name, policy, clock, stepMode, listeners, List.of());
+    }
+
+    /** Builds and starts a backplane whose actions {@code observers} see; see {@link Backplane.Builder}. */
+    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
+            List<BackplaneListener> listeners, List<ActionObserver> observers) {
+        return new DefaultBackplane(name, policy, clock, stepMode, listeners, observers);
     }
 
     // ---------------------------------------------------------------- API
@@ -334,6 +350,9 @@ public final class DefaultBackplane implements Backplane {
         priorityCounters[node.priority].actionRan(queueTime, runTime);
         if (node.request.endpoint != null) {
             node.request.endpoint.actionRan(queueTime, runTime);
+        }
+        if (observer != null) {
+            ObservedActions.tell(observer, component, node.priority, queueTime, runTime);
         }
     }
 
@@ -563,11 +582,38 @@ public final class DefaultBackplane implements Backplane {
         return failed;
     }
 
-    /** Stops the workers (they finish their current action), then the timers; completes when done. */
+    /** The offload executor, made on first use; one that is made after shut-down rejects every call. */
+    OffloadExecutor offloads() {
+        OffloadExecutor o = offloads;
+        if (o == null) {
+            synchronized (offloadLock) {
+                o = offloads;
+                if (o == null) {
+                    o = new OffloadExecutor(name, policy);
+                    if (offloadsClosed) {
+                        o.shutdown();
+                    }
+                    offloads = o;
+                }
+            }
+        }
+        return o;
+    }
+
+    /**
+     * Stops the workers (they finish their current action), then the timers and the offload
+     * executor; completes when done.
+     */
     CompletableFuture<Void> stopWorkersAndTimers() {
         CompletableFuture<Void> stopped = workers == null ? CompletableFuture.completedFuture(null) : workers.stop();
         return stopped.whenComplete((ignored, failure) -> {
             timers.stop();
+            synchronized (offloadLock) {
+                offloadsClosed = true;
+                if (offloads != null) {
+                    offloads.shutdown();
+                }
+            }
             PriorityInheritance.unregister(ready);
         });
     }

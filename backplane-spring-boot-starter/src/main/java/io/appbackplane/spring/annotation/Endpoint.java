@@ -50,6 +50,19 @@ public @interface Endpoint {
     int poolSize() default 0;
 
     /**
+     * Whether the method body makes blocking calls (JDBC, a blocking HTTP client, file I/O): it then
+     * runs via {@link io.appbackplane.ActionContext#offload} on an offload thread (virtual on JDK
+     * 21+) instead of on a worker, and its outcome comes back to the object as a reply. No worker
+     * is held while it blocks, and per-key order holds: the key's later calls run after this one's
+     * body has returned (and the future it returned, if any, has completed). The return type keeps
+     * its meaning for the caller; the method may not declare an {@code ActionContext}. With {@link
+     * #replyTimeout()}, the body has that long to return (it is not interrupted past it). If the
+     * backplane's offload threads and queue are full, the call fails with {@link
+     * java.util.concurrent.RejectedExecutionException}. Default {@code false}.
+     */
+    boolean blocking() default false;
+
+    /**
      * How long the future the method returns may take to complete, in Spring's duration format
      * ({@code "2s"}, {@code "500ms"}); past it the call fails with {@link
      * io.appbackplane.ReplyTimeoutException} and a later completion is ignored. Empty (the default)

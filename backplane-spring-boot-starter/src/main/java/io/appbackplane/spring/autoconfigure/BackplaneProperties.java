@@ -1,6 +1,8 @@
 package io.appbackplane.spring.autoconfigure;
 
+import io.appbackplane.OffloadThreads;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,12 @@ public class BackplaneProperties {
 
     /** Per-component settings, by component name. */
     private Map<String, Component> components = new LinkedHashMap<>();
+
+    /**
+     * Spring TaskExecutor/TaskScheduler beans, by bean name, that run their tasks as actions of a
+     * component at a priority (for @Async("name") and the like).
+     */
+    private Map<String, Executor> executors = new LinkedHashMap<>();
 
     /** The role this node's components are brought up to: primary or secondary. */
     private Role role = Role.PRIMARY;
@@ -67,6 +75,14 @@ public class BackplaneProperties {
 
     public void setInstances(Map<String, Instance> instances) {
         this.instances = instances;
+    }
+
+    public Map<String, Executor> getExecutors() {
+        return executors;
+    }
+
+    public void setExecutors(Map<String, Executor> executors) {
+        this.executors = executors;
     }
 
     public Map<String, Component> getComponents() {
@@ -162,6 +178,42 @@ public class BackplaneProperties {
          * unless the component sets its own. Default: 0.1.
          */
         private Double admissionReserve;
+
+        /**
+         * The most blocking calls (ActionContext.offload, @Endpoint(blocking = true)) the backplane
+         * runs at once, 1..65536. Default: 64.
+         */
+        private Integer offloadThreads;
+
+        /** The most offloaded calls waiting for a thread, 0..2147483647; beyond it an offload is rejected. Default: 1000. */
+        private Integer offloadQueue;
+
+        /** The threads offloaded calls run on: auto (virtual on JDK 21+), virtual or platform. Default: auto. */
+        private OffloadThreads offloadThreadKind;
+
+        public Integer getOffloadThreads() {
+            return offloadThreads;
+        }
+
+        public void setOffloadThreads(Integer offloadThreads) {
+            this.offloadThreads = offloadThreads;
+        }
+
+        public Integer getOffloadQueue() {
+            return offloadQueue;
+        }
+
+        public void setOffloadQueue(Integer offloadQueue) {
+            this.offloadQueue = offloadQueue;
+        }
+
+        public OffloadThreads getOffloadThreadKind() {
+            return offloadThreadKind;
+        }
+
+        public void setOffloadThreadKind(OffloadThreads offloadThreadKind) {
+            this.offloadThreadKind = offloadThreadKind;
+        }
 
         public Integer getThreads() {
             return threads;
@@ -370,11 +422,74 @@ public class BackplaneProperties {
         }
     }
 
+    /** One executor bean: where its tasks run. */
+    public static class Executor {
+
+        /**
+         * The backplane whose component runs the tasks. Default: the component's backplane, or
+         * "default" when no component is named.
+         */
+        private String backplane;
+
+        /** The component whose objects run the tasks. Default: the backplane's own component. */
+        private String component;
+
+        /** The priority the tasks run at, 0 the most urgent. Default: 1 (as @Endpoint). */
+        private Integer priority;
+
+        /**
+         * The object key all tasks run on, one at a time in submission order. Default: none, the
+         * tasks spread over a pool of objects and run in parallel.
+         */
+        private String key;
+
+        public String getBackplane() {
+            return backplane;
+        }
+
+        public void setBackplane(String backplane) {
+            this.backplane = backplane;
+        }
+
+        public String getComponent() {
+            return component;
+        }
+
+        public void setComponent(String component) {
+            this.component = component;
+        }
+
+        public Integer getPriority() {
+            return priority;
+        }
+
+        public void setPriority(Integer priority) {
+            this.priority = priority;
+        }
+
+        public String getKey() {
+            return key;
+        }
+
+        public void setKey(String key) {
+            this.key = key;
+        }
+    }
+
     /** Micrometer settings. */
     public static class Metrics {
 
         /** Whether backplane.* meters are registered. */
         private boolean enabled = true;
+
+        /**
+         * Whether each action's queue wait and run time are also recorded in Micrometer timers with
+         * percentiles and a percentile histogram (backplane.action.queue.time, backplane.action.run.time).
+         */
+        private boolean histograms = false;
+
+        /** The percentiles the histogram timers publish, each in [0, 1]. */
+        private List<Double> percentiles = new ArrayList<>(List.of(0.5, 0.95, 0.99));
 
         public boolean isEnabled() {
             return enabled;
@@ -382,6 +497,22 @@ public class BackplaneProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        public boolean isHistograms() {
+            return histograms;
+        }
+
+        public void setHistograms(boolean histograms) {
+            this.histograms = histograms;
+        }
+
+        public List<Double> getPercentiles() {
+            return percentiles;
+        }
+
+        public void setPercentiles(List<Double> percentiles) {
+            this.percentiles = percentiles;
         }
     }
 }

@@ -141,12 +141,15 @@ final class ComponentInstaller {
         String replyTimeout = placeholders.apply(annotation.replyTimeout());
         if (StringUtils.hasText(replyTimeout)) {
             Duration timeout = duration(method, "@Endpoint(replyTimeout)", replyTimeout);
-            if (timeout.isZero() || timeout.isNegative() || !EndpointMethod.kindOf(method).isAsynchronous()) {
+            if (timeout.isZero() || timeout.isNegative() || !(EndpointMethod.kindOf(method).isAsynchronous() || annotation.blocking())) {
                 throw invalid(method, "has @Endpoint(replyTimeout) = '" + replyTimeout + "'; allowed: a positive duration,"
                         + " on a method that returns CompletableFuture, CompletionStage, Future, Mono, Flux or another"
-                        + " reactive type");
+                        + " reactive type, or on any @Endpoint(blocking = true) method");
             }
             endpointMethod.replyTimeout(timeout);
+        }
+        if (annotation.blocking()) {
+            endpointMethod.offloaded();
         }
         int keyIndex = objectKeyIndex(method);
         if (annotation.poolSize() > 0) {

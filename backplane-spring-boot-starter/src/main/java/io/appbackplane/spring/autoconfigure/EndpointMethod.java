@@ -60,6 +60,7 @@ final class EndpointMethod {
     private final ReactiveAdapter reactive; // null unless kind == REACTIVE
     private ActionEndpoint<EndpointCall, Object> endpoint;
     private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
+    private boolean offloaded; // @Endpoint(blocking = true): the body runs via ActionContext.offload
 
     EndpointMethod(String component, Method method, Object target, boolean targetIsOurProxy, Backplane backplane) {
         this.component = component;
@@ -148,6 +149,19 @@ final class EndpointMethod {
         this.replyTimeout = timeout;
     }
 
+    /**
+     * Runs the method body off the workers via {@link ActionContext#offload} (for {@code
+     * @Endpoint(blocking = true)}); the method may then not take an {@link ActionContext}.
+     */
+    void offloaded() {
+        if (contextIndex >= 0) {
+            throw new IllegalStateException(method.getDeclaringClass().getName() + "." + method.getName()
+                    + " has @Endpoint(blocking = true) and an ActionContext parameter; allowed: one or the other (a blocking"
+                    + " body runs off the worker, where no action context is valid)");
+        }
+        this.offloaded = true;
+    }
+
     void bind(ActionEndpoint<EndpointCall, Object> endpoint) {
         this.endpoint = endpoint;
     }
@@ -203,8 +217,28 @@ final class EndpointMethod {
         }
     }
 
-    /** Runs the method body on the worker; a returned future is awaited as a reply (no thread held). */
+    /**
+     * Runs the method body on the worker — or, for a blocking endpoint, on an offload thread with
+     * its outcome handled as a reply — and awaits a returned future as a reply (no thread held).
+     */
     Object invoke(ActionContext context, EndpointCall call) throws Exception {
+        if (offloaded) {
+            java.util.concurrent.Callable<Object> body = () -> {
+                CallerContext.Scope scope = call.callerContext().restore();
+                try {
+                    return invokeDirect(call.arguments());
+                } finally {
+                    scope.close();
+                }
+            };
+            io.appbackplane.ReplyHandler<Object, Object> then = (ctx, result, failure) -> {
+                if (failure != null) {
+                    throw asException(failure);
+                }
+                return completeWith(ctx, result);
+            };
+            return replyTimeout == null ? context.offload(body, then) : context.offload(body, replyTimeout, then);
+        }
         Object result;
         CallerContext.Scope scope = call.callerContext().restore();
         try {
@@ -212,6 +246,11 @@ final class EndpointMethod {
         } finally {
             scope.close();
         }
+        return completeWith(context, result);
+    }
+
+    /** The call's result from what the body returned: a value, or a future or publisher awaited as a reply. */
+    private Object completeWith(ActionContext context, Object result) throws Exception {
         if (reactive != null && result != null) {
             result = ReactiveReturns.subscribe(reactive, result);
         }

@@ -52,6 +52,9 @@ final class PolicyFactory {
         values.apply("actions-per-turn", BackplaneProperties.Policy::getActionsPerTurn, builder::actionsPerTurn);
         values.apply("operation-limit", BackplaneProperties.Policy::getOperationLimit, builder::operationLimit);
         values.apply("admission-reserve", BackplaneProperties.Policy::getAdmissionReserve, builder::admissionReserve);
+        values.apply("offload-threads", BackplaneProperties.Policy::getOffloadThreads, builder::offloadThreads);
+        values.apply("offload-queue", BackplaneProperties.Policy::getOffloadQueue, builder::offloadQueue);
+        values.apply("offload-thread-kind", BackplaneProperties.Policy::getOffloadThreadKind, builder::offloadThreadKind);
         List<String> quotas = values.pick(BackplaneProperties.Policy::getQuotas);
         if (quotas != null) {
             String property = values.property("quotas", BackplaneProperties.Policy::getQuotas);

@@ -18,11 +18,11 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 
 /**
  * Fails start-up on a {@code backplane.*} setting that names nothing (issue 15, point 3): a key
- * that {@code backplane.configs.<template>}, {@code backplane.instances.<name>} or {@code
- * backplane.components.<name>} does not have, and a component name under {@code
- * backplane.components} that is not installed. Spring Boot ignores both by default, so the typo
- * passes and the intended setting silently keeps its default. Runs when the lifecycle starts: then
- * every component is installed.
+ * that {@code backplane.configs.<template>}, {@code backplane.instances.<name>}, {@code
+ * backplane.components.<name>} or {@code backplane.executors.<name>} does not have, and a
+ * component name under {@code backplane.components} that is not installed. Spring Boot ignores
+ * both by default, so the typo passes and the intended setting silently keeps its default. Runs
+ * when the lifecycle starts: then every component is installed.
  */
 final class SettingsCheck {
 
@@ -35,6 +35,7 @@ final class SettingsCheck {
         checkKeys(binder, "backplane.configs", BackplaneProperties.Policy.class);
         checkKeys(binder, "backplane.instances", BackplaneProperties.Instance.class);
         checkKeys(binder, "backplane.components", BackplaneProperties.Component.class);
+        checkKeys(binder, "backplane.executors", BackplaneProperties.Executor.class);
         List<String> installed = installedComponents(registry);
         for (Map.Entry<String, BackplaneProperties.Component> e : properties.getComponents().entrySet()) {
             if (!installed.contains(e.getKey())) {

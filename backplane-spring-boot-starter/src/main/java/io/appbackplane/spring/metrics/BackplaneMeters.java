@@ -1,7 +1,8 @@
 package io.appbackplane.spring.metrics;
 
 /**
- * Every meter name the starter registers, in one place. Tags: {@code backplane}, {@code component},
+ * Every meter name the starter registers by default, in one place (the opt-in histogram timers'
+ * are in {@link BackplaneHistograms}). Tags: {@code backplane}, {@code component},
  * {@code endpoint}, {@code priority}, {@code outcome} (completed, failed, rejected), {@code state}
  * (busy, idle, total for threads; a module state for components), {@code reason} (a rejection reason).
  */

@@ -1,6 +1,7 @@
 package io.appbackplane.spring.metrics;
 
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
+import io.appbackplane.spring.autoconfigure.BackplaneProperties;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@code backplane.*} Micrometer meters, when Micrometer is present and backplane.metrics.enabled is
  * not false: a {@link MeterBinder} bean, which Spring Boot's metrics auto-configuration binds to its
- * meter registries.
+ * meter registries; with backplane.metrics.histograms, also {@link BackplaneHistograms}.
  */
 @AutoConfiguration(after = BackplaneAutoConfiguration.class,
         afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -26,5 +27,13 @@ public final class BackplaneMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     BackplaneMetrics backplaneMetrics(BackplaneRegistry registry) {
         return new BackplaneMetrics(registry);
+    }
+
+    /** Percentile timers of every action's queue wait and run time (off by default: they cost each action). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "backplane.metrics", name = "histograms", havingValue = "true")
+    static BackplaneHistograms backplaneHistograms(BackplaneProperties properties) {
+        return new BackplaneHistograms(properties.getMetrics().getPercentiles());
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.appbackplane.spring.actuate.BackplaneActuatorAutoConfiguration;
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
 import io.appbackplane.spring.autoconfigure.BackplaneFailureAnalyzer;
+import io.appbackplane.spring.executor.BackplaneExecutorsAutoConfiguration;
 import io.appbackplane.spring.metrics.BackplaneMetricsAutoConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +50,8 @@ class DocsSnippetsTest {
                 context.getBeanFactory().setConversionService(conversion);
             })
             .withConfiguration(AutoConfigurations.of(BackplaneAutoConfiguration.class,
-                    BackplaneActuatorAutoConfiguration.class, BackplaneMetricsAutoConfiguration.class));
+                    BackplaneActuatorAutoConfiguration.class, BackplaneMetricsAutoConfiguration.class,
+                    BackplaneExecutorsAutoConfiguration.class));
 
     @Test
     void everyJavaBlockOfTheDocsIsAMarkedRegionOfATestSource() {

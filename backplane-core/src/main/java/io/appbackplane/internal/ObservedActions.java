@@ -1,0 +1,38 @@
+package io.appbackplane.internal;
+
+import io.appbackplane.ActionObserver;
+import io.appbackplane.BackplaneComponent;
+import java.util.List;
+
+/** Composes a backplane's {@link ActionObserver}s and keeps their failures out of the worker. */
+final class ObservedActions {
+
+    private static final System.Logger LOG = System.getLogger(ObservedActions.class.getName());
+
+    private ObservedActions() {}
+
+    /** One observer calling all of {@code observers} in order; null when there are none. */
+    static ActionObserver compose(List<ActionObserver> observers) {
+        if (observers.isEmpty()) {
+            return null;
+        }
+        if (observers.size() == 1) {
+            return observers.get(0);
+        }
+        ActionObserver[] all = observers.toArray(ActionObserver[]::new);
+        return (component, priority, queueNanos, runNanos) -> {
+            for (ActionObserver each : all) {
+                tell(each, component, priority, queueNanos, runNanos);
+            }
+        };
+    }
+
+    /** Calls {@code observer}; what it throws is logged, never passed on (as for listeners: not even an Error reaches the worker). */
+    static void tell(ActionObserver observer, BackplaneComponent component, int priority, long queueNanos, long runNanos) {
+        try {
+            observer.actionRan(component, priority, queueNanos, runNanos);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane action observer failed", e);
+        }
+    }
+}
