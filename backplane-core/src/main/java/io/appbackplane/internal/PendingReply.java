@@ -1,47 +1,76 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.ActionContext;
 import io.appbackplane.ReplyHandler;
 import io.appbackplane.ReplyTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
- * The one reply an object waits for (DESIGN rule 8). Delivered at most once: by the thread that
- * completes the reply stage, or by the timeout timer, whichever the object accepts first (the
- * object's monitor decides; see {@link WorkObject#deliver}).
+ * The one record of an object waiting for its reply (DESIGN rule 8): the listener registered on
+ * the reply stage and everything the delivery needs. Delivered at most once: by the thread that
+ * completes the reply stage, by the timeout timer, or failed by the shutdown sweep, whichever the
+ * object accepts first (its monitor decides; see {@link WorkObject#deliver}).
+ *
+ * <h2>Why the record clears itself</h2>
+ * A {@link CompletableFuture} cannot remove a dependent: once registered, this record stays on the
+ * user's stage until the stage completes, which may be never (a long-lived stage waited on again
+ * and again with timeouts). So the wait's end ({@link #end}: delivery accepted, timeout, shutdown)
+ * drops every reference the record holds; what a stage keeps after it is this record with null
+ * fields and the JDK's completion node, none of which reaches the object, the request or the
+ * handler (issue 13, defect 8). A wait with a timeout on a {@code CompletableFuture} goes further:
+ * it listens through {@code applyToEither(trigger)}, and the timeout completes the trigger, which
+ * makes the JDK unlink the now dead completion from the user's stage; repeated timed-out waits on
+ * one stage therefore leave a bounded number of dependents on it.
+ *
+ * <h2>Memory</h2>
+ * Four reference fields (32 bytes with compressed references): a waiting conversation costs this
+ * record, its object and the completion the stage needs. The stage and the timeout are not kept:
+ * {@link RunContext} holds them from {@code awaitReply} until {@link #listen}, and the timeout's
+ * timer task holds what only the timeout needs.
  */
 final class PendingReply implements BiConsumer<Object, Throwable> {
 
-    final WorkObject object;
-    final Request request;
-    /** The priority of the action that waited: the reply handler runs at it. */
-    final int priority;
-    private final CompletionStage<?> stage;
-    private final ReplyHandler<Object, ?> handler;
-    private final Duration timeout;
-    /** Set under the object's monitor when the object accepts the delivery. */
-    boolean delivered;
+    /** The waiting object; null once the wait ended. Read without the object's monitor (hence volatile). */
+    private volatile WorkObject object;
+    /** The request the waiting action works for; guarded by the object's monitor, null once the wait ended. */
+    private Request request;
+    /** Guarded by the object's monitor, null once the wait ended. */
+    private ReplyHandler<Object, ?> handler;
+    /** The timeout's timer, or null; cancelled and dropped when the wait ends. */
     private volatile TimerService.Task timeoutTask;
 
     @SuppressWarnings("unchecked")
-    PendingReply(WorkObject object, Request request, int priority, CompletionStage<?> stage,
-            ReplyHandler<?, ?> handler, Duration timeout) {
+    PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
         this.object = object;
         this.request = request;
-        this.priority = priority;
-        this.stage = stage;
         this.handler = (ReplyHandler<Object, ?>) handler;
-        this.timeout = timeout;
     }
 
-    /** Starts listening for the reply and, if it has a timeout, for the timeout. */
-    void listen(TimerService timers, long now) {
+    /**
+     * Starts listening for the reply and, with a {@code timeout}, for the timeout; called by the
+     * worker after {@link WorkObject#startWaiting} published this record.
+     */
+    void listen(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
+        CompletionStage<?> source = stage;
         if (timeout != null) {
-            timeoutTask = timers.schedule(now + timeout.toNanos(), this::timedOut);
+            CompletableFuture<Object> trigger = new CompletableFuture<>();
+            if (stage instanceof CompletableFuture<?> future) {
+                @SuppressWarnings("unchecked") // only read as Object
+                CompletableFuture<Object> reply = (CompletableFuture<Object>) future;
+                source = reply.applyToEither(trigger, Function.identity());
+            }
+            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout, trigger));
+            if (object == null) { // the wait ended (shutdown) before the timer existed; end() saw no task
+                cancelTimeout();
+            }
         }
         try {
-            stage.whenComplete(this);
+            source.whenComplete(this);
         } catch (RuntimeException | Error e) { // a foreign CompletionStage that cannot take a callback
             accept(null, e);
         }
@@ -50,31 +79,87 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
     /** The reply stage completed (in whatever thread completed it). */
     @Override
     public void accept(Object value, Throwable failure) {
-        if (object.component.backplaneImpl().deliverReply(this, value, unwrap(failure))) {
-            cancelTimeout();
+        WorkObject waiting = object;
+        if (waiting != null) {
+            waiting.component.backplaneImpl().deliverReply(this, waiting, value, unwrap(failure));
         }
     }
 
-    private void timedOut() {
-        object.component.backplaneImpl().deliverReply(
-                this, null, new ReplyTimeoutException(object.component.name(), object.key, timeout));
+    private void timedOut(Duration timeout, CompletableFuture<Object> trigger) {
+        WorkObject waiting = object;
+        if (waiting != null) {
+            waiting.component.backplaneImpl().deliverReply(this, waiting, null,
+                    new ReplyTimeoutException(waiting.component.name(), waiting.key, timeout));
+        }
+        // Ended now either way: completing the trigger kills the completion this wait registered on a
+        // CompletableFuture stage, and the JDK unlinks dead completions from a stage still incomplete.
+        trigger.complete(null);
     }
 
-    void cancelTimeout() {
+    /**
+     * Ends the wait with its reply: returns the handler's action (to run at the head of the
+     * object's queue) and clears this record. Called once, under the object's monitor, by the
+     * delivery the object accepted.
+     */
+    ActionNode end(Object value, Throwable failure, long now) {
+        ReplyHandler<Object, ?> h = handler;
+        Request r = request;
+        clear();
+        return new ActionNode(new ReplyAction(h, value, failure), r.priority, r, now);
+    }
+
+    /**
+     * Ends the wait without a reply (shutdown): returns the request to fail and clears this record.
+     * Called once, under the object's monitor.
+     */
+    Request abandon() {
+        Request r = request;
+        clear();
+        return r;
+    }
+
+    /** Whether the wait has ended (delivered, timed out or abandoned). */
+    boolean hasEnded() {
+        return object == null;
+    }
+
+    private void clear() {
+        request = null;
+        handler = null;
+        object = null; // volatile write, then the read of timeoutTask: see listen()
+        cancelTimeout();
+    }
+
+    private void cancelTimeout() {
         TimerService.Task task = timeoutTask;
         if (task != null) {
+            timeoutTask = null;
             task.cancel();
         }
     }
 
-    Object handle(io.appbackplane.ActionContext context, Object value, Throwable failure) throws Exception {
-        return handler.onReply(context, value, failure);
-    }
-
     private static Throwable unwrap(Throwable failure) {
-        if (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null) {
+        if (failure instanceof CompletionException && failure.getCause() != null) {
             return failure.getCause();
         }
         return failure;
+    }
+
+    /** The reply handler's action: runs the handler with the delivered reply. */
+    static final class ReplyAction implements io.appbackplane.Action<Object> {
+        final ReplyHandler<Object, ?> handler;
+        private final Object value;
+        private final Throwable failure;
+
+        ReplyAction(ReplyHandler<Object, ?> handler, Object value, Throwable failure) {
+            this.handler = handler;
+            this.value = value;
+            this.failure = failure;
+        }
+
+        @Override
+        public Object run(ActionContext context) throws Exception {
+            return handler.onReply(context, value, failure);
+        }
     }
 }

@@ -231,11 +231,13 @@ final class Scheduler {
                     + " (null), but the action on object '" + SafeText.of(object.key) + "' returned " + SafeText.of(result));
         }
         if (failure != null) {
+            context.forgetReplyStage();
             request.fail(failure); // an awaited reply or continuation of a failed action is dropped
         } else if (reply != null) {
             if (object.startWaiting(reply)) {
-                reply.listen(backplane.timers(), end);
+                context.listen(reply, backplane.timers(), end);
             } else {
+                context.forgetReplyStage();
                 request.abandon();
             }
         } else if (continuation != null) {
