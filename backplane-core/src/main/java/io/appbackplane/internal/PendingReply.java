@@ -28,12 +28,13 @@ import java.util.function.Function;
  * one stage therefore leave a bounded number of dependents on it.
  *
  * <h2>Memory</h2>
- * Four reference fields (32 bytes with compressed references): a waiting conversation costs this
- * record, its object and the completion the stage needs. The stage and the timeout are not kept:
- * {@link RunContext} holds them from {@code awaitReply} until {@link #listen}, and the timeout's
- * timer task holds what only the timeout needs.
+ * Three reference fields (24 bytes with compressed references); a wait with a timeout is a {@link
+ * Timed} record, one field more. A waiting conversation costs this record, its object and the
+ * completion the stage needs. The stage and the timeout are not kept: {@link RunContext} holds
+ * them from {@code awaitReply} until {@link #listen}, and the timeout's timer task holds what only
+ * the timeout needs.
  */
-final class PendingReply implements BiConsumer<Object, Throwable> {
+sealed class PendingReply implements BiConsumer<Object, Throwable> permits PendingReply.Timed {
 
     /** The waiting object; null once the wait ended. Read without the object's monitor (hence volatile). */
     private volatile WorkObject object;
@@ -41,14 +42,17 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
     private Request request;
     /** Guarded by the object's monitor, null once the wait ended. */
     private ReplyHandler<Object, ?> handler;
-    /** The timeout's timer, or null; cancelled and dropped when the wait ends. */
-    private volatile TimerService.Task timeoutTask;
 
     @SuppressWarnings("unchecked")
-    PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
+    private PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
         this.object = object;
         this.request = request;
         this.handler = (ReplyHandler<Object, ?>) handler;
+    }
+
+    /** The record of a wait, with or without a timeout. */
+    static PendingReply create(WorkObject object, Request request, ReplyHandler<?, ?> handler, boolean timed) {
+        return timed ? new Timed(object, request, handler) : new PendingReply(object, request, handler);
     }
 
     /**
@@ -58,16 +62,7 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
     void listen(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
         CompletionStage<?> source = stage;
         if (timeout != null) {
-            CompletableFuture<Object> trigger = new CompletableFuture<>();
-            if (stage instanceof CompletableFuture<?> future) {
-                @SuppressWarnings("unchecked") // only read as Object
-                CompletableFuture<Object> reply = (CompletableFuture<Object>) future;
-                source = reply.applyToEither(trigger, Function.identity());
-            }
-            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout, trigger));
-            if (object == null) { // the wait ended (shutdown) before the timer existed; end() saw no task
-                cancelTimeout();
-            }
+            source = ((Timed) this).startTimeout(timers, now, stage, timeout);
         }
         try {
             source.whenComplete(this);
@@ -85,7 +80,7 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
         }
     }
 
-    private void timedOut(Duration timeout, CompletableFuture<Object> trigger) {
+    final void timedOut(Duration timeout, CompletableFuture<Object> trigger) {
         WorkObject waiting = object;
         if (waiting != null) {
             waiting.component.backplaneImpl().deliverReply(this, waiting, null,
@@ -126,15 +121,53 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
     private void clear() {
         request = null;
         handler = null;
-        object = null; // volatile write, then the read of timeoutTask: see listen()
-        cancelTimeout();
+        object = null; // volatile write, then Timed's read of its task: see Timed.startTimeout
+        ended();
     }
 
-    private void cancelTimeout() {
-        TimerService.Task task = timeoutTask;
-        if (task != null) {
-            timeoutTask = null;
-            task.cancel();
+    /** The wait has just ended; a {@link Timed} record cancels its timer. */
+    void ended() {
+    }
+
+    /** The record of a wait with a timeout: it also owns the timeout's timer. */
+    static final class Timed extends PendingReply {
+
+        /** The timeout's timer until the wait ends (then cancelled and dropped). */
+        private volatile TimerService.Task timeoutTask;
+
+        private Timed(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
+            super(object, request, handler);
+        }
+
+        /**
+         * Schedules the timeout; returns the stage to listen to: on a {@code CompletableFuture},
+         * {@code applyToEither} of it and a trigger that the timeout completes (see the class
+         * comment), otherwise the stage itself.
+         */
+        CompletionStage<?> startTimeout(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
+            CompletionStage<?> source = stage;
+            CompletableFuture<Object> trigger = new CompletableFuture<>();
+            if (stage instanceof CompletableFuture<?> future) {
+                @SuppressWarnings("unchecked") // only read as Object
+                CompletableFuture<Object> reply = (CompletableFuture<Object>) future;
+                source = reply.applyToEither(trigger, Function.identity());
+            }
+            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout, trigger));
+            // A shutdown sweep may have ended the wait before the task existed (then ended() found
+            // none): write the task, then read the object; clear() writes the object, then reads the task.
+            if (hasEnded()) {
+                ended();
+            }
+            return source;
+        }
+
+        @Override
+        void ended() {
+            TimerService.Task task = timeoutTask;
+            if (task != null) {
+                timeoutTask = null;
+                task.cancel();
+            }
         }
     }
 

@@ -185,7 +185,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         Objects.requireNonNull(stage, "reply must not be null");
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
-        this.reply = new PendingReply(object, node.request, handler);
+        this.reply = PendingReply.create(object, node.request, handler, timeout != null);
         this.replyStage = stage;
         this.replyTimeout = timeout;
         return null;
