@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
  * The one record of an object waiting for its reply (DESIGN rule 8): the listener registered on
@@ -22,10 +21,16 @@ import java.util.function.Function;
  * and again with timeouts). So the wait's end ({@link #end}: delivery accepted, timeout, shutdown)
  * drops every reference the record holds; what a stage keeps after it is this record with null
  * fields and the JDK's completion node, none of which reaches the object, the request or the
- * handler (issue 13, defect 8). A wait with a timeout on a {@code CompletableFuture} goes further:
- * it listens through {@code applyToEither(trigger)}, and the timeout completes the trigger, which
- * makes the JDK unlink the now dead completion from the user's stage; repeated timed-out waits on
- * one stage therefore leave a bounded number of dependents on it.
+ * handler (issue 13, defect 8): 96 bytes per wait that ended without its stage completing (the
+ * JDK's completion and dependent future, 64 bytes, and this cleared record), until the stage
+ * completes or is dropped.
+ *
+ * <p>Not done, and why: letting the JDK unlink the dead completion (listening through {@code
+ * applyToEither(trigger)} and completing the trigger at the timeout) keeps the dependents of a
+ * stage bounded, but each unlink scans the stage's stack past the live completions: with many
+ * objects waiting with timeouts on one shared stage it is quadratic (200,000 such waits took 51 s
+ * instead of 4.5 s). Bounding the count needs one shared listener per stage (a weak identity map
+ * from stage to its waiters), left for later.
  *
  * <h2>Memory</h2>
  * Three reference fields (24 bytes with compressed references); a wait with a timeout is a {@link
@@ -60,12 +65,11 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
      * worker after {@link WorkObject#startWaiting} published this record.
      */
     void listen(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
-        CompletionStage<?> source = stage;
         if (timeout != null) {
-            source = ((Timed) this).startTimeout(timers, now, stage, timeout);
+            ((Timed) this).startTimeout(timers, now, timeout);
         }
         try {
-            source.whenComplete(this);
+            stage.whenComplete(this);
         } catch (RuntimeException | Error e) { // a foreign CompletionStage that cannot take a callback
             accept(null, e);
         }
@@ -80,15 +84,12 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
         }
     }
 
-    final void timedOut(Duration timeout, CompletableFuture<Object> trigger) {
+    final void timedOut(Duration timeout) {
         WorkObject waiting = object;
         if (waiting != null) {
             waiting.component.backplaneImpl().deliverReply(this, waiting, null,
                     new ReplyTimeoutException(waiting.component.name(), waiting.key, timeout));
         }
-        // Ended now either way: completing the trigger kills the completion this wait registered on a
-        // CompletableFuture stage, and the JDK unlinks dead completions from a stage still incomplete.
-        trigger.complete(null);
     }
 
     /**
@@ -139,26 +140,14 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
             super(object, request, handler);
         }
 
-        /**
-         * Schedules the timeout; returns the stage to listen to: on a {@code CompletableFuture},
-         * {@code applyToEither} of it and a trigger that the timeout completes (see the class
-         * comment), otherwise the stage itself.
-         */
-        CompletionStage<?> startTimeout(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
-            CompletionStage<?> source = stage;
-            CompletableFuture<Object> trigger = new CompletableFuture<>();
-            if (stage instanceof CompletableFuture<?> future) {
-                @SuppressWarnings("unchecked") // only read as Object
-                CompletableFuture<Object> reply = (CompletableFuture<Object>) future;
-                source = reply.applyToEither(trigger, Function.identity());
-            }
-            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout, trigger));
+        /** Schedules the timeout. */
+        void startTimeout(TimerService timers, long now, Duration timeout) {
+            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout));
             // A shutdown sweep may have ended the wait before the task existed (then ended() found
             // none): write the task, then read the object; clear() writes the object, then reads the task.
             if (hasEnded()) {
                 ended();
             }
-            return source;
         }
 
         @Override
