@@ -89,8 +89,20 @@ public class WorkObjectLincheckTest {
         }
     }
 
-    /** An awaited reply as {@code PendingReply.listen} would publish it: its object and its (tagged) handler. */
-    record Awaited(WorkObject object, PendingReply reply, Tagged handler) {
+    /**
+     * An awaited reply as {@code PendingReply.listen} would publish it: its object and its (tagged)
+     * handler. A plain class, not a record: Lincheck cannot take field offsets of record fields.
+     */
+    static final class Awaited {
+        final WorkObject object;
+        final PendingReply reply;
+        final Tagged handler;
+
+        Awaited(WorkObject object, PendingReply reply, Tagged handler) {
+            this.object = object;
+            this.reply = reply;
+            this.handler = handler;
+        }
     }
 
     /** The operations; subclasses choose how many threads may run {@code workerStep}. */
