@@ -89,18 +89,18 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         return r;
     }
 
-    /** Starts listening for the reply returned by the last {@link #takeReply} (then forgets its stage). */
-    void listen(PendingReply r, TimerService timers, long now) {
+    /** The stage of the reply returned by the last {@link #takeReply} (then cleared). */
+    CompletionStage<?> takeReplyStage() {
         CompletionStage<?> stage = replyStage;
-        Duration timeout = replyTimeout;
-        forgetReplyStage();
-        r.listen(timers, now, stage, timeout);
+        replyStage = null;
+        return stage;
     }
 
-    /** Drops the stage of a reply that will not be listened for (a parked worker keeps no user stage reachable). */
-    void forgetReplyStage() {
-        replyStage = null;
+    /** Starts listening for {@code r} (from {@link #takeReply}) on its {@code stage} (from {@link #takeReplyStage}). */
+    void listen(PendingReply r, CompletionStage<?> stage, TimerService timers, long now) {
+        Duration timeout = replyTimeout;
         replyTimeout = null;
+        r.listen(timers, now, stage, timeout);
     }
 
     /** The continuation the finished action yielded to, if any (then cleared). */
