@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -40,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * W4, memory per waiting conversation: {@value #DEFAULT_CONVERSATIONS} conversations (change with
  * {@code -jvmArgsAppend -Dbench.conversations=N}), each an object that waits for the reply of its
  * own asynchronous call, all waiting at the same time; then every reply arrives and each
- * conversation's handler checks it. The results are two secondary metrics per measurement
+ * conversation's handler checks it. The results are three secondary metrics per measurement
  * iteration:
  *
  * <ul>
@@ -54,6 +55,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       when the trial started (before any peer existed): the peer's worker threads. Virtual
  *       threads are not platform threads and are not counted here (their cost is in the bytes);
  *       their carrier threads are.
+ *   <li>{@code resumeMillis}: from completing the first reply (all in this thread, one after the
+ *       other) until the last handler has run: what waking 100,000 conversations costs.
  * </ul>
  *
  * <p>A conversation is "waiting" once its reply future has a dependent registered on it
@@ -111,6 +114,8 @@ public class W4MemoryPerConversation {
     long baselineHeap;
     final AtomicInteger handled = new AtomicInteger();
     final AtomicInteger wrong = new AtomicInteger();
+    /** Counted down by each handler: the resume ends when it reaches zero. */
+    CountDownLatch allHandled;
 
     /** The per-iteration results (secondary metrics). */
     @State(Scope.Thread)
@@ -120,6 +125,8 @@ public class W4MemoryPerConversation {
         public double bytesPerConversation;
         /** Platform threads the peer added while all conversations wait. */
         public double threads;
+        /** Milliseconds from completing the first reply until every handler has run (the resume). */
+        public double resumeMillis;
     }
 
     @Setup(Level.Trial)
@@ -141,6 +148,7 @@ public class W4MemoryPerConversation {
         }
         handled.set(0);
         wrong.set(0);
+        allHandled = new CountDownLatch(CONVERSATIONS);
         conversations = create(peer, workers);
         baselineHeap = settledHeapUsed();
     }
@@ -161,18 +169,24 @@ public class W4MemoryPerConversation {
             throw new IllegalStateException("conversations stopped waiting before their reply: " + waiting()
                     + " wait, " + handled.get() + " handled");
         }
+        long resumeStart = System.nanoTime();
         for (int i = 0; i < CONVERSATIONS; i++) {
             replies.get(i).complete(keys[i]);
         }
-        await("every handler to run", () -> handled.get() == CONVERSATIONS,
-                () -> handled.get() + " of " + CONVERSATIONS + " handled");
+        if (!allHandled.await(Workloads.HANG_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new TimeoutException("timed out after " + Workloads.HANG_TIMEOUT + " waiting for every handler to run: "
+                    + handled.get() + " of " + CONVERSATIONS + " handled");
+        }
+        long resumeNanos = System.nanoTime() - resumeStart;
         if (wrong.get() != 0) {
             throw new IllegalStateException(wrong.get() + " handlers saw a wrong reply or a failure");
         }
         footprint.bytesPerConversation = (double) (heap - baselineHeap) / CONVERSATIONS;
         footprint.threads = threads - threadsAtStart;
-        System.out.println(String.format(Locale.ROOT, "%nW4 peer=%s: %.1f bytes per waiting conversation, %d threads added",
-                peer, footprint.bytesPerConversation, threads - threadsAtStart));
+        footprint.resumeMillis = resumeNanos / 1e6;
+        System.out.println(String.format(Locale.ROOT,
+                "%nW4 peer=%s: %.1f bytes per waiting conversation, %d threads added, resumed in %.1f ms",
+                peer, footprint.bytesPerConversation, threads - threadsAtStart, footprint.resumeMillis));
     }
 
     @TearDown(Level.Iteration)
@@ -203,6 +217,7 @@ public class W4MemoryPerConversation {
             wrong.incrementAndGet();
         }
         handled.incrementAndGet();
+        allHandled.countDown();
     }
 
     private static void await(String what, BooleanSupplier done, Supplier<String> state)

@@ -412,20 +412,12 @@ public final class DefaultBackplane implements Backplane {
         }
     }
 
-    /**
-     * Delivers a reply to its object.
-     *
-     * @return whether this reply has been accepted by its object — by this call or an earlier one
-     *     (the caller then cancels the reply's timeout)
-     */
-    boolean deliverReply(PendingReply reply, Object value, Throwable failure) {
-        ActionNode handler = new ActionNode(
-                context -> reply.handle(context, value, failure), reply.priority, reply.request, clock.nanoTime());
-        ReadyEntry entry = reply.object.deliver(reply, handler);
+    /** Delivers a reply (or its timeout) to the object that waits for it, if it still does. */
+    void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure) {
+        ReadyEntry entry = object.deliver(reply, value, failure, clock.nanoTime());
         if (entry != null) {
             scheduler.push(entry);
         }
-        return reply.delivered;
     }
 
     /** A real tick (rule 4): replenish quotas, reset CPU use, wake throttled workers. */

@@ -1,44 +1,72 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.ActionContext;
 import io.appbackplane.ReplyHandler;
 import io.appbackplane.ReplyTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 
 /**
- * The one reply an object waits for (DESIGN rule 8). Delivered at most once: by the thread that
- * completes the reply stage, or by the timeout timer, whichever the object accepts first (the
- * object's monitor decides; see {@link WorkObject#deliver}).
+ * The one record of an object waiting for its reply (DESIGN rule 8): the listener registered on
+ * the reply stage and everything the delivery needs. Delivered at most once: by the thread that
+ * completes the reply stage, by the timeout timer, or failed by the shutdown sweep, whichever the
+ * object accepts first (its monitor decides; see {@link WorkObject#deliver}).
+ *
+ * <h2>Why the record clears itself</h2>
+ * A {@link CompletableFuture} cannot remove a dependent: once registered, this record stays on the
+ * user's stage until the stage completes, which may be never (a long-lived stage waited on again
+ * and again with timeouts). So the wait's end ({@link #end}: delivery accepted, timeout, shutdown)
+ * drops every reference the record holds; what a stage keeps after it is this record with null
+ * fields and the JDK's completion node, none of which reaches the object, the request or the
+ * handler (issue 13, defect 8): 96 bytes per wait that ended without its stage completing (the
+ * JDK's completion and dependent future, 64 bytes, and this cleared record), until the stage
+ * completes or is dropped.
+ *
+ * <p>Not done, and why: letting the JDK unlink the dead completion (listening through {@code
+ * applyToEither(trigger)} and completing the trigger at the timeout) keeps the dependents of a
+ * stage bounded, but each unlink scans the stage's stack past the live completions: with many
+ * objects waiting with timeouts on one shared stage it is quadratic (200,000 such waits took 51 s
+ * instead of 4.5 s). Bounding the count needs one shared listener per stage (a weak identity map
+ * from stage to its waiters), left for later.
+ *
+ * <h2>Memory</h2>
+ * Three reference fields (24 bytes with compressed references); a wait with a timeout is a {@link
+ * Timed} record, one field more. A waiting conversation costs this record, its object and the
+ * completion the stage needs. The stage and the timeout are not kept: {@link RunContext} holds
+ * them from {@code awaitReply} until {@link #listen}, and the timeout's timer task holds what only
+ * the timeout needs.
  */
-final class PendingReply implements BiConsumer<Object, Throwable> {
+sealed class PendingReply implements BiConsumer<Object, Throwable> permits PendingReply.Timed {
 
-    final WorkObject object;
-    final Request request;
-    /** The priority of the action that waited: the reply handler runs at it. */
-    final int priority;
-    private final CompletionStage<?> stage;
-    private final ReplyHandler<Object, ?> handler;
-    private final Duration timeout;
-    /** Set under the object's monitor when the object accepts the delivery. */
-    boolean delivered;
-    private volatile TimerService.Task timeoutTask;
+    /** The waiting object; null once the wait ended. Read without the object's monitor (hence volatile). */
+    private volatile WorkObject object;
+    /** The request the waiting action works for; guarded by the object's monitor, null once the wait ended. */
+    private Request request;
+    /** Guarded by the object's monitor, null once the wait ended. */
+    private ReplyHandler<Object, ?> handler;
 
     @SuppressWarnings("unchecked")
-    PendingReply(WorkObject object, Request request, int priority, CompletionStage<?> stage,
-            ReplyHandler<?, ?> handler, Duration timeout) {
+    private PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
         this.object = object;
         this.request = request;
-        this.priority = priority;
-        this.stage = stage;
         this.handler = (ReplyHandler<Object, ?>) handler;
-        this.timeout = timeout;
     }
 
-    /** Starts listening for the reply and, if it has a timeout, for the timeout. */
-    void listen(TimerService timers, long now) {
+    /** The record of a wait, with or without a timeout. */
+    static PendingReply create(WorkObject object, Request request, ReplyHandler<?, ?> handler, boolean timed) {
+        return timed ? new Timed(object, request, handler) : new PendingReply(object, request, handler);
+    }
+
+    /**
+     * Starts listening for the reply and, with a {@code timeout}, for the timeout; called by the
+     * worker after {@link WorkObject#startWaiting} published this record.
+     */
+    void listen(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
         if (timeout != null) {
-            timeoutTask = timers.schedule(now + timeout.toNanos(), this::timedOut);
+            ((Timed) this).startTimeout(timers, now, timeout);
         }
         try {
             stage.whenComplete(this);
@@ -50,31 +78,110 @@ final class PendingReply implements BiConsumer<Object, Throwable> {
     /** The reply stage completed (in whatever thread completed it). */
     @Override
     public void accept(Object value, Throwable failure) {
-        if (object.component.backplaneImpl().deliverReply(this, value, unwrap(failure))) {
-            cancelTimeout();
+        WorkObject waiting = object;
+        if (waiting != null) {
+            waiting.component.backplaneImpl().deliverReply(this, waiting, value, unwrap(failure));
         }
     }
 
-    private void timedOut() {
-        object.component.backplaneImpl().deliverReply(
-                this, null, new ReplyTimeoutException(object.component.name(), object.key, timeout));
-    }
-
-    void cancelTimeout() {
-        TimerService.Task task = timeoutTask;
-        if (task != null) {
-            task.cancel();
+    final void timedOut(Duration timeout) {
+        WorkObject waiting = object;
+        if (waiting != null) {
+            waiting.component.backplaneImpl().deliverReply(this, waiting, null,
+                    new ReplyTimeoutException(waiting.component.name(), waiting.key, timeout));
         }
     }
 
-    Object handle(io.appbackplane.ActionContext context, Object value, Throwable failure) throws Exception {
-        return handler.onReply(context, value, failure);
+    /**
+     * Ends the wait with its reply: returns the handler's action (to run at the head of the
+     * object's queue) and clears this record. Called once, under the object's monitor, by the
+     * delivery the object accepted.
+     */
+    ActionNode end(Object value, Throwable failure, long now) {
+        ReplyHandler<Object, ?> h = handler;
+        Request r = request;
+        clear();
+        return new ActionNode(new ReplyAction(h, value, failure), r.priority, r, now);
+    }
+
+    /**
+     * Ends the wait without a reply (shutdown): returns the request to fail and clears this record.
+     * Called once, under the object's monitor.
+     */
+    Request abandon() {
+        Request r = request;
+        clear();
+        return r;
+    }
+
+    /** Whether the wait has ended (delivered, timed out or abandoned). */
+    boolean hasEnded() {
+        return object == null;
+    }
+
+    private void clear() {
+        request = null;
+        handler = null;
+        object = null; // volatile write, then Timed's read of its task: see Timed.startTimeout
+        ended();
+    }
+
+    /** The wait has just ended; a {@link Timed} record cancels its timer. */
+    void ended() {
+    }
+
+    /** The record of a wait with a timeout: it also owns the timeout's timer. */
+    static final class Timed extends PendingReply {
+
+        /** The timeout's timer until the wait ends (then cancelled and dropped). */
+        private volatile TimerService.Task timeoutTask;
+
+        private Timed(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
+            super(object, request, handler);
+        }
+
+        /** Schedules the timeout. */
+        void startTimeout(TimerService timers, long now, Duration timeout) {
+            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout));
+            // A shutdown sweep may have ended the wait before the task existed (then ended() found
+            // none): write the task, then read the object; clear() writes the object, then reads the task.
+            if (hasEnded()) {
+                ended();
+            }
+        }
+
+        @Override
+        void ended() {
+            TimerService.Task task = timeoutTask;
+            if (task != null) {
+                timeoutTask = null;
+                task.cancel();
+            }
+        }
     }
 
     private static Throwable unwrap(Throwable failure) {
-        if (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null) {
+        if (failure instanceof CompletionException && failure.getCause() != null) {
             return failure.getCause();
         }
         return failure;
+    }
+
+    /** The reply handler's action: runs the handler with the delivered reply. */
+    static final class ReplyAction implements io.appbackplane.Action<Object> {
+        final ReplyHandler<Object, ?> handler;
+        private final Object value;
+        private final Throwable failure;
+
+        ReplyAction(ReplyHandler<Object, ?> handler, Object value, Throwable failure) {
+            this.handler = handler;
+            this.value = value;
+            this.failure = failure;
+        }
+
+        @Override
+        public Object run(ActionContext context) throws Exception {
+            return handler.onReply(context, value, failure);
+        }
     }
 }

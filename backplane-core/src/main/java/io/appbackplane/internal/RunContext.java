@@ -22,6 +22,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     private WorkObject object;
     private ActionNode node;
     private PendingReply reply;
+    /** The stage and timeout of {@code reply}, until the worker's {@link PendingReply#listen}: not kept per waiting object. */
+    private CompletionStage<?> replyStage;
+    private Duration replyTimeout;
     private ActionNode continuation;
     private boolean active;
     private int lastPriority = -1;
@@ -62,6 +65,8 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         this.node = node;
         this.lastPriority = node.priority;
         this.reply = null;
+        this.replyStage = null;
+        this.replyTimeout = null;
         this.continuation = null;
         this.active = true;
     }
@@ -82,6 +87,20 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         PendingReply r = reply;
         reply = null;
         return r;
+    }
+
+    /** The stage of the reply returned by the last {@link #takeReply} (then cleared). */
+    CompletionStage<?> takeReplyStage() {
+        CompletionStage<?> stage = replyStage;
+        replyStage = null;
+        return stage;
+    }
+
+    /** Starts listening for {@code r} (from {@link #takeReply}) on its {@code stage} (from {@link #takeReplyStage}). */
+    void listen(PendingReply r, CompletionStage<?> stage, TimerService timers, long now) {
+        Duration timeout = replyTimeout;
+        replyTimeout = null;
+        r.listen(timers, now, stage, timeout);
     }
 
     /** The continuation the finished action yielded to, if any (then cleared). */
@@ -166,7 +185,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         Objects.requireNonNull(stage, "reply must not be null");
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
-        this.reply = new PendingReply(object, node.request, node.priority, stage, handler, timeout);
+        this.reply = PendingReply.create(object, node.request, handler, timeout != null);
+        this.replyStage = stage;
+        this.replyTimeout = timeout;
         return null;
     }
 

@@ -4,6 +4,7 @@ import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneListener;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
@@ -226,6 +227,7 @@ final class Scheduler {
         }
         PendingReply reply = context.takeReply();
         ActionNode continuation = context.takeContinuation();
+        CompletionStage<?> replyStage = context.takeReplyStage(); // a parked worker keeps no user stage reachable
         if (failure == null && result != null && (reply != null || continuation != null)) {
             failure = new IllegalStateException("an action that calls awaitReply or yieldTo must return that call's value"
                     + " (null), but the action on object '" + SafeText.of(object.key) + "' returned " + SafeText.of(result));
@@ -234,7 +236,7 @@ final class Scheduler {
             request.fail(failure); // an awaited reply or continuation of a failed action is dropped
         } else if (reply != null) {
             if (object.startWaiting(reply)) {
-                reply.listen(backplane.timers(), end);
+                context.listen(reply, replyStage, backplane.timers(), end);
             } else {
                 request.abandon();
             }

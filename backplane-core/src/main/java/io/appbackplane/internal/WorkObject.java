@@ -234,17 +234,20 @@ final class WorkObject {
 
     /**
      * Delivers a reply as an action at the head of the queue, if this object still waits for
-     * {@code reply}; called by whichever thread completed the reply or by the timeout timer.
+     * {@code reply}; called by whichever thread completed the reply or by the timeout timer. An
+     * accepted delivery ends the wait ({@link PendingReply#end}: the record lets go of the object,
+     * request and handler, and its timeout is cancelled).
      *
-     * @return an entry to push, or null; {@code reply.delivered} says whether it was accepted
+     * @param now the backplane's clock, the handler action's queue time
+     * @return an entry to push, or null (refused, or accepted while the object is still RUNNING:
+     *     {@code reply.hasEnded()} then says which)
      */
-    synchronized ReadyEntry deliver(PendingReply reply, ActionNode replyAction) {
+    synchronized ReadyEntry deliver(PendingReply reply, Object value, Throwable failure, long now) {
         if (awaiting != reply) {
             return null; // already delivered, timed out, cancelled or abandoned: ignore
         }
         awaiting = null;
-        reply.delivered = true;
-        front = replyAction;
+        front = reply.end(value, failure, now);
         loadChanged();
         if (state == WAITING) {
             component.waitingChanged(-1);
@@ -382,8 +385,7 @@ final class WorkObject {
         minPriority = NO_PRIORITY;
         countAtMin = 0;
         if (awaiting != null) {
-            failed.add(awaiting.request);
-            awaiting.cancelTimeout();
+            failed.add(awaiting.abandon());
             awaiting = null;
         }
         if (state == READY) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -63,7 +62,7 @@ public class WorkObjectLincheckTest {
             .build();
 
     /** An action as the harness sees it; never run as user code. */
-    static final class Tagged implements Action<Object> {
+    static final class Tagged implements Action<Object>, ReplyHandler<Object, Object> {
         /** Written before the node is enqueued (under the harness lock), read by the worker that runs it. */
         int id;
         final boolean awaitsReply;
@@ -78,15 +77,31 @@ public class WorkObjectLincheckTest {
         public Object run(ActionContext context) {
             throw new AssertionError("the harness runs no user code");
         }
-    }
-
-    /** The handler of every awaited reply; never called (the harness runs no user code). */
-    static final class NoReplyHandler implements ReplyHandler<Object, Object> {
-        static final NoReplyHandler INSTANCE = new NoReplyHandler();
 
         @Override
         public Object onReply(ActionContext context, Object reply, Throwable failure) {
             throw new AssertionError("the harness runs no user code");
+        }
+
+        /** The tag of a queued action, or of the reply handler a delivered reply's action runs. */
+        static Tagged of(ActionNode node) {
+            return node.action instanceof PendingReply.ReplyAction reply ? (Tagged) reply.handler : (Tagged) node.action;
+        }
+    }
+
+    /**
+     * An awaited reply as {@code PendingReply.listen} would publish it: its object and its (tagged)
+     * handler. A plain class, not a record: Lincheck cannot take field offsets of record fields.
+     */
+    static final class Awaited {
+        final WorkObject object;
+        final PendingReply reply;
+        final Tagged handler;
+
+        Awaited(WorkObject object, PendingReply reply, Tagged handler) {
+            this.object = object;
+            this.reply = reply;
+            this.handler = handler;
         }
     }
 
@@ -103,7 +118,7 @@ public class WorkObjectLincheckTest {
         private final List<Tagged> ran = new ArrayList<>();
         private final Set<Integer> cancelled = new HashSet<>();
         /** The awaited reply, published after startWaiting as {@code PendingReply.listen} would. */
-        private final AtomicReference<PendingReply> pending = new AtomicReference<>();
+        private final AtomicReference<Awaited> pending = new AtomicReference<>();
         /** Set while a worker runs an action of the key's object. */
         private final AtomicBoolean running = new AtomicBoolean();
 
@@ -121,18 +136,16 @@ public class WorkObjectLincheckTest {
         /** Completes the awaited reply, if any; returns the id of its handler action, or -1. */
         @Operation
         public int deliverReply() {
-            Tagged handler = new Tagged(false, true);
-            PendingReply reply;
+            Awaited awaited;
             ReadyEntry entry;
             synchronized (lock) { // take the reply and number its handler in one step
-                reply = pending.getAndSet(null);
-                if (reply == null) {
+                awaited = pending.getAndSet(null);
+                if (awaited == null) {
                     return -1;
                 }
-                ActionNode node = new ActionNode(handler, reply.priority, reply.request, 0L);
-                handler.id = lastId + 1;
-                entry = reply.object.deliver(reply, node);
-                if (!reply.delivered) {
+                awaited.handler.id = lastId + 1;
+                entry = awaited.object.deliver(awaited.reply, null, null, 0L);
+                if (!awaited.reply.hasEnded()) {
                     throw new AssertionError("the only delivery of a reply was refused");
                 }
                 lastId++;
@@ -140,7 +153,7 @@ public class WorkObjectLincheckTest {
             if (entry != null) {
                 push(entry);
             }
-            return handler.id;
+            return awaited.handler.id;
         }
 
         /** {@code cancelQueued(key)}: removes the queued actions; returns how many. */
@@ -321,16 +334,16 @@ public class WorkObjectLincheckTest {
             int id = -1;
             ActionNode node = object.next();
             if (node != null) { // take() took it off the queue already (prefetched), so only a defect gives null
-                Tagged action = (Tagged) node.action;
+                Tagged action = Tagged.of(node);
                 id = action.id;
                 synchronized (lock) {
                     ran.add(action);
                 }
                 if (action.awaitsReply) {
-                    PendingReply reply = new PendingReply(object, node.request, node.priority, new CompletableFuture<>(),
-                            NoReplyHandler.INSTANCE, null);
+                    Tagged handler = new Tagged(false, true);
+                    PendingReply reply = PendingReply.create(object, node.request, handler, false);
                     require(object.startWaiting(reply), "abandoned without a shutdown");
-                    pending.set(reply); // listen(): a delivery may now race the rest of this turn
+                    pending.set(new Awaited(object, reply, handler)); // listen(): a delivery may now race the rest of this turn
                 }
             }
             running.set(false); // before afterAction: once it returns, another worker may take the object

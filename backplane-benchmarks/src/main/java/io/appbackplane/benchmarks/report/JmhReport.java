@@ -491,12 +491,13 @@ public final class JmhReport {
     }
 
     static void footprintTable(List<Result> results, PrintStream out) {
-        out.println("| peer | bytes per waiting conversation | platform threads added | forks | iterations per fork |");
-        out.println("|---|---:|---:|---:|---:|");
+        out.println("| peer | bytes per waiting conversation | platform threads added | resume of all (ms) | forks | iterations per fork |");
+        out.println("|---|---:|---:|---:|---:|---:|");
         for (Result r : results) {
             Spread bytes = perFork(r, "bytesPerConversation", false);
             out.println("| " + r.peer + " | " + bytes.format("%,.0f") + " | "
-                    + perFork(r, "threads", false).format("%.0f") + " | " + bytes.forks + " | "
+                    + perFork(r, "threads", false).format("%.0f") + " | "
+                    + perFork(r, "resumeMillis", false).format("%,.0f") + " | " + bytes.forks + " | "
                     + r.raw("bytesPerConversation").stream().mapToInt(List::size).max().orElse(0) + " |");
         }
     }
