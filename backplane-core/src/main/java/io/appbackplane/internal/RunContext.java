@@ -105,19 +105,13 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
      * goes on with the turn instead of a push and a poll that end where they started, for at most
      * {@link #LONGEST_TURN} actions: a worker retires (or stops) only between turns.
      *
-     * <p>Why this is the plain rule's order (issue 13, "one path"), with every arrival in place at
-     * the boundary where this runs (it runs under the object's monitor, after the action ended):
-     * the plain rule would make the object READY at the tail of queue {@code turnPriority}, which
-     * {@code noneReadyAt} says is empty, so the object would be that queue's only entry. The next
-     * {@link Scheduler#select} scans from priority 0: {@code readyAbove} says nothing is READY above
-     * (else this returns false and the plain rule applies), so it would reach {@code turnPriority},
-     * charge its quota (this charges the same quota; if it is spent this returns false, and select
-     * then does the same virtual tick it would have done), check the CPU budget at the same
-     * instant ({@code cpuAllowsStart(lastActionEnd)}, what a worker's select gets) and take this
-     * object. Continuing differs only in what other threads can see meanwhile (depth 1 and READY
-     * vs RUNNING), never in which action runs next. {@code WorkerShortcutEquivalenceTest} runs
-     * generated workloads both ways (a worker's turns and the step driver) and requires equal
-     * traces, with the shortcut firing.
+     * <p>Intended to run the plain rule's order: the object would rejoin an empty queue (checked by
+     * {@code noneReadyAt}) and the next select, finding nothing more urgent ({@code readyAbove}),
+     * would charge the same quota under the same CPU check and take it again. NOT yet shown
+     * equivalent: {@code WorkerShortcutEquivalenceTest} (stress-tagged test) finds generated
+     * workloads where a worker's turns (this shortcut with prefetching) and the step driver run
+     * actions in a different order, while without them the orders agree (issue 13, "one path",
+     * open).
      */
     @Override
     public boolean mayContinue(int effectivePriority) {

@@ -8,8 +8,8 @@ import java.util.concurrent.CancellationException;
 /**
  * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
  * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
- * also keeps an object alone at its priority, which the step driver's does not; see there why
- * that runs the same actions in the same order).
+ * also keeps an object alone at its priority, which the step driver's does not;; see there: that
+ * this runs the same actions in the same order is not yet shown).
  *
  * <h2>Concurrency</h2>
  * Any number of workers call {@link #select()} and {@link #runTurnStep} concurrently; there is no
