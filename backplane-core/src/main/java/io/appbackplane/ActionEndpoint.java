@@ -21,7 +21,9 @@ public interface ActionEndpoint<Q, R> {
     BackplaneComponent component();
 
     /**
-     * Queues {@code request}.
+     * Queues {@code request}. The future completes after the object's turn has ended, as for {@link
+     * BackplaneComponent#submit}: callbacks attached to it run on the worker without holding the
+     * object, their time charged to the CPU budget.
      *
      * @return completes with the handler's result (after any reply it waits for)
      * @throws BackplaneRejectedException with reason STATE when the component is not in an

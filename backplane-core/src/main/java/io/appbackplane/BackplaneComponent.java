@@ -23,6 +23,12 @@ public interface BackplaneComponent {
     /**
      * Queues {@code action} to the object for {@code key} at {@code priority}.
      *
+     * <p>The future is completed on the worker that ran the request's last action, after the
+     * object's turn has ended: callbacks attached to it run there without holding the object, and
+     * their time is charged to the CPU budget and counted in {@code
+     * statistics().cpu().futureCallbackTime()} (docs/scheduling.md, rule 15). Attach blocking
+     * callbacks with an {@code ...Async} variant and an executor of your own.
+     *
      * @return completes with the action's result (after any reply it waits for), or exceptionally
      *     with its failure, a {@link ReplyTimeoutException}, or a {@link BackplaneShutdownException}
      * @throws BackplaneRejectedException if the component or backplane is at its limit, or closed

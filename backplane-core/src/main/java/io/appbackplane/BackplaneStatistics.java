@@ -66,7 +66,13 @@ public record BackplaneStatistics(
      * @param usedThisPeriod action time used in the current period
      * @param usedLastPeriod action time used in the previous period
      * @param throttledTime total time ready work waited for CPU budget
+     * @param futureCallbackTime total time workers spent completing submitters' futures, that is
+     *     running the callbacks callers attached to them ({@code thenApply}, {@code whenComplete},
+     *     ...), since the backplane started. A worker completes the futures of a turn after the
+     *     object has left RUNNING, and charges this time to the CPU budget like action time; it is
+     *     included in {@code usedThisPeriod} and {@code usedLastPeriod}
      */
     public record Cpu(
-            CpuLimit limit, Duration budgetPerPeriod, Duration usedThisPeriod, Duration usedLastPeriod, Duration throttledTime) {}
+            CpuLimit limit, Duration budgetPerPeriod, Duration usedThisPeriod, Duration usedLastPeriod, Duration throttledTime,
+            Duration futureCallbackTime) {}
 }

@@ -77,6 +77,8 @@ public final class DefaultBackplane implements Backplane {
     private final AdmissionCounter outstanding = new AdmissionCounter();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong realTicks = new AtomicLong();
+    /** Time workers spent completing submitters' futures after turns (issue 13, defect 6). */
+    private final LongAdder futureCallbackNanos = new LongAdder();
     private final ShutdownSequence sequence = new ShutdownSequence(this);
     /** Rejections by {@link Reason#ordinal()}. */
     private final LongAdder[] rejections = newAdders(Reason.values().length);
@@ -361,6 +363,11 @@ public final class DefaultBackplane implements Backplane {
         rejections[reason.ordinal()].increment();
     }
 
+    /** A worker (or the step driver) spent {@code nanos} completing submitters' futures after a turn. */
+    void futureCallbacksRan(long nanos) {
+        futureCallbackNanos.add(nanos);
+    }
+
     private static LongAdder[] newAdders(int n) {
         LongAdder[] adders = new LongAdder[n];
         for (int i = 0; i < n; i++) {
@@ -631,7 +638,8 @@ public final class DefaultBackplane implements Backplane {
                 cpu.isLimited() ? Duration.ofNanos(cpu.budgetNanos()) : null,
                 Duration.ofNanos(cpu.usedThisPeriod()),
                 Duration.ofNanos(cpu.usedLastPeriod()),
-                Duration.ofNanos(cpu.throttledNanos(now)));
+                Duration.ofNanos(cpu.throttledNanos(now)),
+                Duration.ofNanos(futureCallbackNanos.sum()));
         int threads = workers == null ? 0 : workers.live();
         int busy = workers == null ? 0 : workers.busy();
         int idle = workers == null ? 0 : workers.idle();

@@ -49,17 +49,36 @@ final class Request {
     }
 
     void complete(Object value) {
-        finish(value, null, false);
+        finish(value, null, false, null);
     }
 
     void fail(Throwable failure) {
-        finish(null, failure, false);
+        finish(null, failure, false, null);
+    }
+
+    /**
+     * {@link #complete}, called by a worker (or the step driver) during a turn: the submitter's
+     * future is completed later, from {@code later}, once the object has left RUNNING (issue 13,
+     * defect 6); the bookkeeping happens now.
+     */
+    void complete(Object value, FutureCompletions later) {
+        finish(value, null, false, later);
+    }
+
+    /** {@link #fail}, deferring the future's completion as {@link #complete(Object, FutureCompletions)} does. */
+    void fail(Throwable failure, FutureCompletions later) {
+        finish(null, failure, false, later);
     }
 
     /** Fails the request because its backplane shut down before it could finish. */
     void abandon() {
+        abandon(null);
+    }
+
+    /** {@link #abandon()}, deferring the future's completion to {@code later} if not null. */
+    void abandon(FutureCompletions later) {
         finish(null, new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the request to object '"
-                + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"), true);
+                + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"), true, later);
     }
 
     /** Whether the request has finished. */
@@ -67,7 +86,11 @@ final class Request {
         return finished;
     }
 
-    private void finish(Object value, Throwable failure, boolean byShutdown) {
+    /**
+     * Finishes the request once. With {@code later}, the submitter's future is handed to it instead
+     * of completed here: completing runs the submitter's dependants on this thread.
+     */
+    private void finish(Object value, Throwable failure, boolean byShutdown, FutureCompletions later) {
         if (!FINISHED.compareAndSet(this, false, true)) {
             return; // already finished by another path (e.g. a timeout raced the shutdown sweep)
         }
@@ -76,7 +99,9 @@ final class Request {
             timer.firingFinished();
         }
         if (future != null) {
-            if (failure == null) {
+            if (later != null) {
+                later.add(future, value, failure);
+            } else if (failure == null) {
                 future.complete(value);
             } else {
                 future.completeExceptionally(failure);

@@ -40,6 +40,8 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
 
     /** What this context's thread charges to the CPU budget. */
     final CpuMeter cpuMeter;
+    /** Futures the current turn finished, completed once its object left RUNNING ({@link Scheduler#completeFutures}). */
+    final FutureCompletions completions = new FutureCompletions();
     /**
      * Whether a worker runs the turns (true) or the step driver (false). A worker's turn is one
      * uninterrupted run, so it takes a continued turn's next action off the queue at once (see
@@ -121,6 +123,14 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
      * (the same checks as below: nothing more urgent, quota, CPU) would take it again, so a worker
      * goes on with the turn instead of a push and a poll that end where they started, for at most
      * {@link #LONGEST_TURN} actions: a worker retires (or stops) only between turns.
+     *
+     * <p>Intended to run the plain rule's order: the object would rejoin an empty queue (checked by
+     * {@code noneReadyAt}) and the next select, finding nothing more urgent ({@code readyAbove}),
+     * would charge the same quota under the same CPU check and take it again. NOT yet shown
+     * equivalent: {@code WorkerShortcutEquivalenceTest} (stress-tagged test) finds generated
+     * workloads where a worker's turns (this shortcut with prefetching) and the step driver run
+     * actions in a different order, while without them the orders agree (issue 13, "one path",
+     * open).
      */
     @Override
     public boolean mayContinue(int effectivePriority) {

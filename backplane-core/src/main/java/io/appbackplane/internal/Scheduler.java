@@ -9,7 +9,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
  * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
- * also keeps an object alone at its priority, which the step driver's does not; see there).
+ * also keeps an object alone at its priority, which the step driver's does not;; see there: that
+ * this runs the same actions in the same order is not yet shown).
  *
  * <h2>Concurrency</h2>
  * Any number of workers call {@link #select()} and {@link #runTurnStep} concurrently; there is no
@@ -123,7 +124,7 @@ final class Scheduler {
             } catch (Throwable t) { // not the action's own failure (rule 15 catches that): a defect or a VM error
                 escaped = t;
                 context.turnBroken = true; // the object leaves RUNNING below; this turn goes no further
-                failQuietly(node.request, t);
+                failQuietly(node.request, t, context.completions);
             }
             context.turnActions++;
         } else {
@@ -137,9 +138,9 @@ final class Scheduler {
     }
 
     /** Finishes a request whose action's bookkeeping failed, if nothing else did; never throws. */
-    private static void failQuietly(Request request, Throwable failure) {
+    private static void failQuietly(Request request, Throwable failure, FutureCompletions later) {
         try {
-            request.fail(failure);
+            request.fail(failure, later);
         } catch (RuntimeException | Error ignored) {
             // the request's own completion failed too: the worker reports the first failure
         }
@@ -174,15 +175,47 @@ final class Scheduler {
         return after;
     }
 
-    /** Runs a whole turn on a taken entry (the worker's loop body). */
+    /**
+     * Runs a whole turn on a taken entry (the worker's loop body), then completes the futures of the
+     * requests it finished: the object has left RUNNING by then (READY again and pushed, WAITING,
+     * IDLE or released), so a submitter's callback may block or wait for the same key without
+     * holding the object (issue 13, defect 6).
+     */
     void runTurn(RunContext context, ReadyEntry taken) {
         WorkObject object = taken.object;
         taken.forget(); // it may stay its queue's dummy: it must not keep the object reachable
         context.turnPriority = taken.priority;
         context.turnActions = 0;
         context.turnBroken = false;
-        while (runTurnStep(context, object) == WorkObject.CONTINUE) {
-            // keep the object: rule 7's actions per turn
+        try {
+            while (runTurnStep(context, object) == WorkObject.CONTINUE) {
+                // keep the object: rule 7's actions per turn
+            }
+        } finally {
+            completeFutures(context); // also after an escaped error: runTurnStep let the object go first
+        }
+    }
+
+    /**
+     * Completes the futures of the requests the caller's turn (or step) finished, which runs the
+     * dependants submitters attached to them on this thread. Timed like an action: the time is
+     * charged to the CPU budget (rule 5 governs everything a worker burns) and counted in {@code
+     * statistics().cpu().futureCallbackTime()}. No clock read when the turn finished no future
+     * (fire-and-forget work, a turn that waits for a reply).
+     */
+    void completeFutures(RunContext context) {
+        FutureCompletions completions = context.completions;
+        if (completions.isEmpty()) {
+            return;
+        }
+        long start = clock.nanoTime();
+        try {
+            completions.completeAll();
+        } finally {
+            long end = clock.nanoTime();
+            context.lastActionEnd = end;
+            context.cpuMeter.actionRan(start, end);
+            backplane.futureCallbacksRan(end - start);
         }
     }
 
@@ -204,7 +237,7 @@ final class Scheduler {
         if (request.future != null && request.future.isCancelled()) {
             context.end();
             context.lastActionEnd = clock.nanoTime();
-            request.fail(new CancellationException("the submitter cancelled the request before its action ran"));
+            request.fail(new CancellationException("the submitter cancelled the request before its action ran"), context.completions);
             return;
         }
         long start = clock.nanoTime();
@@ -233,19 +266,19 @@ final class Scheduler {
                     + " (null), but the action on object '" + SafeText.of(object.key) + "' returned " + SafeText.of(result));
         }
         if (failure != null) {
-            request.fail(failure); // an awaited reply or continuation of a failed action is dropped
+            request.fail(failure, context.completions); // an awaited reply or continuation of a failed action is dropped
         } else if (reply != null) {
             if (object.startWaiting(reply)) {
                 context.listen(reply, replyStage, backplane.timers(), end);
             } else {
-                request.abandon();
+                request.abandon(context.completions);
             }
         } else if (continuation != null) {
             if (!object.pushFront(continuation)) {
-                request.abandon();
+                request.abandon(context.completions);
             }
         } else {
-            request.complete(result);
+            request.complete(result, context.completions); // completed after the turn: completeFutures
         }
     }
 

@@ -72,7 +72,15 @@ final class StepDriver implements Stepper {
             context.turnBroken = false;
         }
         int before = context.turnActions;
-        ReadyEntry after = scheduler.runTurnStep(context, object);
+        ReadyEntry after;
+        current = null; // until runTurnStep says the turn continues (an escaped error has let the object go)
+        try {
+            after = scheduler.runTurnStep(context, object);
+        } finally {
+            // The step's futures, on this (the stepping) thread: after the object's next state is
+            // decided, so it has left RUNNING unless its turn continues at the next step.
+            scheduler.completeFutures(context);
+        }
         current = after == WorkObject.CONTINUE ? object : null;
         if (context.turnActions == before) {
             return null; // the object's work was cancelled before it ran: look again
