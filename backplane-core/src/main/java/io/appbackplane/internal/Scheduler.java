@@ -1,5 +1,7 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.ActionTracer;
+
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneListener;
 import java.time.Duration;
@@ -206,6 +208,10 @@ final class Scheduler {
             request.fail(new CancellationException("the submitter cancelled the request before its action ran"));
             return;
         }
+        ActionTracer tracer = backplane.tracer;
+        if (tracer != null) {
+            node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
+        }
         long start = clock.nanoTime();
         Object result = null;
         Throwable failure = null;
@@ -215,6 +221,9 @@ final class Scheduler {
             failure = t;
         } finally {
             context.end();
+        }
+        if (tracer != null) {
+            ObservedActions.ended(tracer, node.trace, failure);
         }
         long end = clock.nanoTime();
         context.lastActionEnd = end;
