@@ -205,7 +205,12 @@ final class Scheduler {
         if (request.future != null && request.future.isCancelled()) {
             context.end();
             context.lastActionEnd = clock.nanoTime();
-            request.fail(new CancellationException("the submitter cancelled the request before its action ran"));
+            CancellationException cancelled = new CancellationException("the submitter cancelled the request before its action ran");
+            if (backplane.tracer != null) { // end the action's trace too: its queue wait ended here
+                ObservedActions.ended(backplane.tracer,
+                        ObservedActions.starting(backplane.tracer, node.trace, object.component, node.priority), cancelled);
+            }
+            request.fail(cancelled);
             return;
         }
         ActionTracer tracer = backplane.tracer;
