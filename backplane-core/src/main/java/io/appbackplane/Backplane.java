@@ -189,6 +189,7 @@ public interface Backplane extends AutoCloseable {
         private boolean stepMode;
         private final List<BackplaneListener> listeners = new ArrayList<>();
         private final List<ActionObserver> observers = new ArrayList<>();
+        private ActionTracer tracer;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "backplane name must not be null");
@@ -235,9 +236,18 @@ public interface Backplane extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Sets the tracer that follows each action from acceptance to its end (none by default; with
+         * none the hook costs one null check per action). One per backplane: a second call replaces it.
+         */
+        public Builder actionTracer(ActionTracer tracer) {
+            this.tracer = Objects.requireNonNull(tracer, "action tracer must not be null");
+            return this;
+        }
+
         /** Builds and starts the backplane (its worker threads, unless in step mode). */
         public Backplane build() {
-            return DefaultBackplane.start(name, policy, clock, stepMode, List.copyOf(listeners), List.copyOf(observers));
+            return DefaultBackplane.start(name, policy, clock, stepMode, List.copyOf(listeners), List.copyOf(observers), tracer);
         }
     }
 }

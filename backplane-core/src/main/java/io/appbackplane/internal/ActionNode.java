@@ -15,6 +15,8 @@ final class ActionNode {
     final Request request;
     /** When the action was queued, on the backplane's clock (for queue-time statistics). */
     final long enqueuedAt;
+    /** The backplane's ActionTracer's token for this action (null without a tracer); set before the node is queued, then only by the worker running it. */
+    Object trace;
     /** The next action of the object's queue; guarded by the object's monitor. */
     ActionNode next;
 

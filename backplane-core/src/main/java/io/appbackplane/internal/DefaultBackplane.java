@@ -5,6 +5,7 @@ import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.ActionObserver;
+import io.appbackplane.ActionTracer;
 import io.appbackplane.BackplaneListener;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
@@ -69,6 +70,8 @@ public final class DefaultBackplane implements Backplane {
     private final List<BackplaneListener> listeners;
     /** The action observers, composed into one; null when there are none, so the hook costs one check. */
     private final ActionObserver observer;
+    /** The action tracer, or null (one check per action when none). */
+    final ActionTracer tracer;
     private final ActionCounters[] priorityCounters;
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
@@ -95,12 +98,13 @@ public final class DefaultBackplane implements Backplane {
     private long nextTickDeadline;
 
     private DefaultBackplane(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
-            List<BackplaneListener> listeners, List<ActionObserver> observers) {
+            List<BackplaneListener> listeners, List<ActionObserver> observers, ActionTracer tracer) {
         this.name = name;
         this.clock = clock;
         this.policy = policy;
         this.listeners = listeners;
         this.observer = ObservedActions.compose(observers);
+        this.tracer = tracer;
         long now = clock.nanoTime();
         this.ready = new ReadyQueues(policy.priorities());
         this.quotas = new QuotaLedger(policy.quotas());
@@ -131,7 +135,13 @@ public final class DefaultBackplane implements Backplane {
     /** Builds and starts a backplane whose actions {@code observers} see; see {@link Backplane.Builder}. */
     public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
             List<BackplaneListener> listeners, List<ActionObserver> observers) {
-        return new DefaultBackplane(name, policy, clock, stepMode, listeners, observers);
+        return start(name, policy, clock, stepMode, listeners, observers, null);
+    }
+
+    /** Builds and starts a backplane whose actions {@code observers} see and {@code tracer} (nullable) follows. */
+    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
+            List<BackplaneListener> listeners, List<ActionObserver> observers, ActionTracer tracer) {
+        return new DefaultBackplane(name, policy, clock, stepMode, listeners, observers, tracer);
     }
 
     // ---------------------------------------------------------------- API

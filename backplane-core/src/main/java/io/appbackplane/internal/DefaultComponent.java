@@ -208,6 +208,9 @@ final class DefaultComponent implements BackplaneComponent {
         }
         admit(request);
         ActionNode node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
+        if (backplane.tracer != null) {
+            node.trace = ObservedActions.queued(backplane.tracer, this, priority);
+        }
         while (true) {
             WorkObject object = pinned != null ? pinned : objectFor(key);
             ReadyEntry entry = object.enqueue(node);

@@ -1,6 +1,7 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.ActionObserver;
+import io.appbackplane.ActionTracer;
 import io.appbackplane.BackplaneComponent;
 import java.util.List;
 
@@ -33,6 +34,35 @@ final class ObservedActions {
             observer.actionRan(component, priority, queueNanos, runNanos);
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.WARNING, "backplane action observer failed", e);
+        }
+    }
+
+    /** {@link ActionTracer#actionQueued}, its failures logged: null then. */
+    static Object queued(ActionTracer tracer, BackplaneComponent component, int priority) {
+        try {
+            return tracer.actionQueued(component, priority);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
+            return null;
+        }
+    }
+
+    /** {@link ActionTracer#actionStarting}, its failures logged: null then. */
+    static Object starting(ActionTracer tracer, Object queued, BackplaneComponent component, int priority) {
+        try {
+            return tracer.actionStarting(queued, component, priority);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
+            return null;
+        }
+    }
+
+    /** {@link ActionTracer#actionEnded}, its failures logged. */
+    static void ended(ActionTracer tracer, Object running, Throwable failure) {
+        try {
+            tracer.actionEnded(running, failure);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.ActionTracer;
+
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneListener;
 import java.time.Duration;
@@ -237,8 +239,17 @@ final class Scheduler {
         if (request.future != null && request.future.isCancelled()) {
             context.end();
             context.lastActionEnd = clock.nanoTime();
-            request.fail(new CancellationException("the submitter cancelled the request before its action ran"), context.completions);
+            CancellationException cancelled = new CancellationException("the submitter cancelled the request before its action ran");
+            if (backplane.tracer != null) { // end the action's trace too: its queue wait ended here
+                ObservedActions.ended(backplane.tracer,
+                        ObservedActions.starting(backplane.tracer, node.trace, object.component, node.priority), cancelled);
+            }
+            request.fail(cancelled, context.completions);
             return;
+        }
+        ActionTracer tracer = backplane.tracer;
+        if (tracer != null) {
+            node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
         }
         long start = clock.nanoTime();
         Object result = null;
@@ -249,6 +260,9 @@ final class Scheduler {
             failure = t;
         } finally {
             context.end();
+        }
+        if (tracer != null) {
+            ObservedActions.ended(tracer, node.trace, failure);
         }
         long end = clock.nanoTime();
         context.lastActionEnd = end;

@@ -53,6 +53,8 @@ public class BackplaneProperties {
     /** Micrometer settings. */
     private final Metrics metrics = new Metrics();
 
+    private final Observations observations = new Observations();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -120,6 +122,10 @@ public class BackplaneProperties {
 
     public Web getWeb() {
         return web;
+    }
+
+    public Observations getObservations() {
+        return observations;
     }
 
     public Metrics getMetrics() {
@@ -513,6 +519,25 @@ public class BackplaneProperties {
 
         public void setPercentiles(List<Double> percentiles) {
             this.percentiles = percentiles;
+        }
+    }
+
+    /** Micrometer Observation settings. */
+    public static class Observations {
+
+        /**
+         * Whether each action gets a Micrometer Observation for its queue wait (backplane.action.queue,
+         * started on the submitting thread under its current observation) and one for its run
+         * (backplane.action.run), so traces show both as spans. Needs an ObservationRegistry bean.
+         */
+        private boolean enabled = false;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }

@@ -1,0 +1,41 @@
+package io.appbackplane;
+
+/**
+ * Follows each action from the moment it is accepted to the moment it ends, for tracing (the
+ * Spring Boot starter's {@code backplane.observations.enabled} makes Micrometer Observations with
+ * it). Unlike {@link ActionObserver}, which sees durations after the fact, a tracer is called at
+ * the moments themselves, so spans get their real start times. Set one with {@link
+ * Backplane.Builder#actionTracer}; a backplane without one pays one null check per action.
+ *
+ * <p>The calls for one action: {@link #actionQueued} on the submitting thread when the action is
+ * accepted (so the caller's current trace context is there to see), then {@link #actionStarting}
+ * and {@link #actionEnded} on the worker, just before and just after the action runs. Actions that
+ * are not submitted (a reply handler, a {@code yieldTo} continuation) get no {@code actionQueued}:
+ * their {@code actionStarting} sees a null token. Each call must be quick and must not block; what
+ * it throws is logged and ignored, and never reaches the request.
+ */
+public interface ActionTracer {
+
+    /**
+     * An action was accepted; called on the submitting thread.
+     *
+     * @return a token handed to {@link #actionStarting} (may be null)
+     */
+    Object actionQueued(BackplaneComponent component, int priority);
+
+    /**
+     * The action is about to run; called on the worker.
+     *
+     * @param queued what {@link #actionQueued} returned, or null if it was not called or failed
+     * @return a token handed to {@link #actionEnded} (may be null)
+     */
+    Object actionStarting(Object queued, BackplaneComponent component, int priority);
+
+    /**
+     * The action ended; called on the worker that ran it, right after it.
+     *
+     * @param running what {@link #actionStarting} returned, or null if it failed
+     * @param failure what the action threw, or null
+     */
+    void actionEnded(Object running, Throwable failure);
+}

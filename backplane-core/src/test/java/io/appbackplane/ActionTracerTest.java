@@ -1,0 +1,86 @@
+package io.appbackplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link ActionTracer}: called at acceptance (submitting thread), before and after each action, tokens passed on. */
+class ActionTracerTest {
+
+    private final List<String> calls = new CopyOnWriteArrayList<>();
+    private Backplane backplane;
+
+    @AfterEach
+    void close() {
+        if (backplane != null) {
+            backplane.close();
+        }
+    }
+
+    /** Records each call; tokens name the call that made them. */
+    private final class Recording implements ActionTracer {
+        @Override
+        public Object actionQueued(BackplaneComponent component, int priority) {
+            calls.add("queued " + component.name() + " " + priority + " on " + Thread.currentThread().getName());
+            return "q";
+        }
+
+        @Override
+        public Object actionStarting(Object queued, BackplaneComponent component, int priority) {
+            calls.add("starting " + queued + " " + component.name() + " " + priority);
+            return "r";
+        }
+
+        @Override
+        public void actionEnded(Object running, Throwable failure) {
+            calls.add("ended " + running + " " + (failure == null ? "ok" : failure.getMessage()));
+        }
+    }
+
+    @Test
+    void eachActionIsQueuedOnTheSubmittingThreadThenStartedAndEndedWithItsFailure() {
+        backplane = Backplane.builder("t").clock(new ManualClock()).stepMode().actionTracer(new Recording()).build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        backplane.stepper().runUntilIdle();
+        calls.clear(); // the component's own state transitions are actions too
+        String me = Thread.currentThread().getName();
+        CompletableFuture<String> ok = app.submit("a", 1, ctx -> "done");
+        CompletableFuture<String> failed = app.submit("b", 2, ctx -> {
+            throw new IllegalStateException("broken");
+        });
+        assertThat(calls).containsExactly("queued app 1 on " + me, "queued app 2 on " + me);
+        backplane.stepper().runUntilIdle();
+        assertThat(ok).isCompletedWithValue("done");
+        assertThat(failed).isCompletedExceptionally();
+        assertThat(calls).containsExactly("queued app 1 on " + me, "queued app 2 on " + me,
+                "starting q app 1", "ended r ok", "starting q app 2", "ended r broken");
+    }
+
+    @Test
+    void aThrowingTracerNeverReachesTheRequest() {
+        backplane = Backplane.builder("t").clock(new ManualClock()).stepMode().actionTracer(new ActionTracer() {
+            @Override
+            public Object actionQueued(BackplaneComponent component, int priority) {
+                throw new IllegalStateException("tracer defect");
+            }
+
+            @Override
+            public Object actionStarting(Object queued, BackplaneComponent component, int priority) {
+                throw new IllegalStateException("tracer defect");
+            }
+
+            @Override
+            public void actionEnded(Object running, Throwable failure) {
+                throw new IllegalStateException("tracer defect");
+            }
+        }).build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        CompletableFuture<String> a = app.submit("a", 0, ctx -> "done");
+        backplane.stepper().runUntilIdle();
+        assertThat(a).isCompletedWithValue("done");
+    }
+}

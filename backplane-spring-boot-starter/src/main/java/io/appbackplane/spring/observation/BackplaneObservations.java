@@ -1,0 +1,80 @@
+package io.appbackplane.spring.observation;
+
+import io.appbackplane.ActionTracer;
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.spring.autoconfigure.BackplaneBuilderCustomizer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * {@code backplane.observations.enabled}: a Micrometer {@link Observation} for each action's queue
+ * wait ({@value #QUEUE}) and one for its run ({@value #RUN}), so a trace shows both as spans.
+ * Low-cardinality tags: {@code backplane}, {@code component}, {@code priority}.
+ *
+ * <p>The queue observation starts on the submitting thread when the action is accepted, so its
+ * parent is the caller's current observation (an HTTP request's, say); it stops when a worker
+ * starts the action. The run observation then starts as its sibling (same parent), is in scope on
+ * the worker while the action runs (observations the action makes become its children) and stops
+ * when the action ends, with the action's failure as its error. Reply handlers and {@code yieldTo}
+ * continuations are not submitted: they get a run observation only, with the worker's current
+ * observation (usually none) as parent.
+ */
+public final class BackplaneObservations implements ActionTracer, BackplaneBuilderCustomizer {
+
+    /** The observation of an action's wait in its queue. */
+    public static final String QUEUE = "backplane.action.queue";
+    /** The observation of an action's run. */
+    public static final String RUN = "backplane.action.run";
+
+    private final ObservationRegistry registry;
+
+    public BackplaneObservations(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void customize(String name, Backplane.Builder builder) {
+        builder.actionTracer(this);
+    }
+
+    @Override
+    public Object actionQueued(BackplaneComponent component, int priority) {
+        Observation parent = registry.getCurrentObservation(); // the caller's, or null
+        Observation queue = tagged(Observation.createNotStarted(QUEUE, registry), component, priority)
+                .contextualName("queue " + component.name()).parentObservation(parent).start();
+        return new Queued(queue, parent);
+    }
+
+    @Override
+    public Object actionStarting(Object queued, BackplaneComponent component, int priority) {
+        Observation run = tagged(Observation.createNotStarted(RUN, registry), component, priority)
+                .contextualName("run " + component.name());
+        if (queued instanceof Queued q) {
+            q.queue.stop();
+            run.parentObservation(q.parent); // a sibling of the queue wait, under the caller's observation
+        }
+        return run.start().openScope();
+    }
+
+    @Override
+    public void actionEnded(Object running, Throwable failure) {
+        if (running instanceof Observation.Scope scope) {
+            Observation run = scope.getCurrentObservation();
+            scope.close();
+            if (failure != null) {
+                run.error(failure);
+            }
+            run.stop();
+        }
+    }
+
+    private static Observation tagged(Observation observation, BackplaneComponent component, int priority) {
+        return observation.lowCardinalityKeyValue("backplane", component.backplane().name())
+                .lowCardinalityKeyValue("component", component.name())
+                .lowCardinalityKeyValue("priority", String.valueOf(priority));
+    }
+
+    /** An action's queue-wait observation and the caller's observation it was made under (null: none). */
+    private record Queued(Observation queue, Observation parent) {}
+}

@@ -1,0 +1,106 @@
+package io.appbackplane.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.appbackplane.spring.annotation.AppComponent;
+import io.appbackplane.spring.annotation.Endpoint;
+import io.appbackplane.spring.annotation.ObjectKey;
+import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
+import io.appbackplane.spring.observation.BackplaneObservationAutoConfiguration;
+import io.appbackplane.spring.observation.BackplaneObservations;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** {@code backplane.observations.enabled}: a queue-wait and a run Observation per action. */
+class ObservationsTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(BackplaneAutoConfiguration.class, BackplaneObservationAutoConfiguration.class))
+            .withUserConfiguration(App.class)
+            .withPropertyValues("backplane.configs.default.threads=1");
+
+    @Test
+    void offByDefault_noObservations() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(BackplaneObservations.class);
+            context.getBean(Shop.class).buy("a").get(10, TimeUnit.SECONDS);
+            TestObservationRegistryAssert.assertThat(context.getBean(TestObservationRegistry.class)).doesNotHaveAnyObservation();
+        });
+    }
+
+    @Test
+    void on_anActionSubmittedUnderTheCallersObservation_hasAQueueAndARunObservationUnderIt() {
+        runner.withPropertyValues("backplane.observations.enabled=true").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(BackplaneObservations.class);
+            TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+            Observation caller = Observation.start("http.request", registry);
+            Shop shop = context.getBean(Shop.class);
+            CompletableFuture<String> bought = caller.scoped(() -> shop.buy("a"));
+            assertThat(bought.get(10, TimeUnit.SECONDS)).isEqualTo("a");
+            caller.stop();
+            // @AppComponent endpoints run at priority 1 by default
+            TestObservationRegistryAssert.assertThat(registry)
+                    .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.QUEUE)
+                            .hasLowCardinalityKeyValue("backplane", "default").hasLowCardinalityKeyValue("component", "shop")
+                            .hasLowCardinalityKeyValue("priority", "1")
+                            .hasParentObservationEqualTo(caller))
+                    .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.RUN)
+                            .hasLowCardinalityKeyValue("backplane", "default").hasLowCardinalityKeyValue("component", "shop")
+                            .hasLowCardinalityKeyValue("priority", "1")
+                            .doesNotHaveError().hasParentObservationEqualTo(caller))
+                    .hasObservationWithNameEqualTo(BackplaneObservations.QUEUE).that().hasBeenStarted().hasBeenStopped()
+                    .backToTestObservationRegistry()
+                    .hasObservationWithNameEqualTo(BackplaneObservations.RUN).that().hasBeenStarted().hasBeenStopped();
+        });
+    }
+
+    @Test
+    void on_aFailingAction_itsRunObservationCarriesTheError() {
+        runner.withPropertyValues("backplane.observations.enabled=true").run(context -> {
+            TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+            assertThatThrownBy(() -> context.getBean(Shop.class).fail("b").get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasRootCauseMessage("out of stock: b");
+            TestObservationRegistryAssert.assertThat(registry)
+                    .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.RUN).hasLowCardinalityKeyValue("component", "shop")
+                            .assertThatError().hasMessage("out of stock: b"))
+                    .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.QUEUE).hasLowCardinalityKeyValue("component", "shop")
+                            .doesNotHaveParentObservation());
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class App {
+        @Bean
+        TestObservationRegistry testObservationRegistry() {
+            return TestObservationRegistry.create();
+        }
+
+        @Bean
+        Shop shop() {
+            return new Shop();
+        }
+    }
+
+    @AppComponent
+    static class Shop {
+        @Endpoint
+        CompletableFuture<String> buy(@ObjectKey String item) {
+            return CompletableFuture.completedFuture(item);
+        }
+
+        @Endpoint
+        CompletableFuture<String> fail(@ObjectKey String item) {
+            throw new IllegalStateException("out of stock: " + item);
+        }
+    }
+}
