@@ -126,19 +126,10 @@ public final class DefaultBackplane implements Backplane {
         timers.schedule(nextTickDeadline, this::realTick);
     }
 
-    /** Builds and starts a backplane; see {@link Backplane.Builder}. */
-    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
-            List<BackplaneListener> listeners) {
-        return start(name, policy, clock, stepMode, listeners, List.of());
-    }
-
-    /** Builds and starts a backplane whose actions {@code observers} see; see {@link Backplane.Builder}. */
-    public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
-            List<BackplaneListener> listeners, List<ActionObserver> observers) {
-        return start(name, policy, clock, stepMode, listeners, observers, null);
-    }
-
-    /** Builds and starts a backplane whose actions {@code observers} see and {@code tracer} (nullable) follows. */
+    /**
+     * Builds and starts a backplane whose actions {@code observers} see and {@code tracer} (nullable)
+     * follows; see {@link Backplane.Builder}.
+     */
     public static Backplane start(String name, BackplanePolicy policy, BackplaneClock clock, boolean stepMode,
             List<BackplaneListener> listeners, List<ActionObserver> observers, ActionTracer tracer) {
         return new DefaultBackplane(name, policy, clock, stepMode, listeners, observers, tracer);

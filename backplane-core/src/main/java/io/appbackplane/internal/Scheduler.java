@@ -1,7 +1,6 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.ActionTracer;
-
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneListener;
 import java.time.Duration;
@@ -11,7 +10,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
  * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
- * also keeps an object alone at its priority, which the step driver's does not;; see there: that
+ * also keeps an object alone at its priority, which the step driver's does not; see there: that
  * this runs the same actions in the same order is not yet shown).
  *
  * <h2>Concurrency</h2>
@@ -203,14 +202,16 @@ final class Scheduler {
      * dependants submitters attached to them on this thread. Timed like an action: the time is
      * charged to the CPU budget (rule 5 governs everything a worker burns) and counted in {@code
      * statistics().cpu().futureCallbackTime()}. No clock read when the turn finished no future
-     * (fire-and-forget work, a turn that waits for a reply).
+     * (fire-and-forget work, a turn that waits for a reply), and one otherwise: the window starts
+     * where the turn's last action ended ({@code lastActionEnd}, read a moment ago), so it also
+     * holds the few instructions that let the object go.
      */
     void completeFutures(RunContext context) {
         FutureCompletions completions = context.completions;
         if (completions.isEmpty()) {
             return;
         }
-        long start = clock.nanoTime();
+        long start = context.lastActionEnd;
         try {
             completions.completeAll();
         } finally {
@@ -236,20 +237,19 @@ final class Scheduler {
     private void runAction(RunContext context, WorkObject object, ActionNode node) {
         Request request = node.request;
         context.begin(object, node);
+        ActionTracer tracer = backplane.tracer;
+        if (tracer != null) { // the queue wait ends here, also for a cancelled request (its trace ends below)
+            node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
+        }
         if (request.future != null && request.future.isCancelled()) {
             context.end();
             context.lastActionEnd = clock.nanoTime();
             CancellationException cancelled = new CancellationException("the submitter cancelled the request before its action ran");
-            if (backplane.tracer != null) { // end the action's trace too: its queue wait ended here
-                ObservedActions.ended(backplane.tracer,
-                        ObservedActions.starting(backplane.tracer, node.trace, object.component, node.priority), cancelled);
+            if (tracer != null) {
+                ObservedActions.ended(tracer, node.trace, cancelled);
             }
             request.fail(cancelled, context.completions);
             return;
-        }
-        ActionTracer tracer = backplane.tracer;
-        if (tracer != null) {
-            node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
         }
         long start = clock.nanoTime();
         Object result = null;

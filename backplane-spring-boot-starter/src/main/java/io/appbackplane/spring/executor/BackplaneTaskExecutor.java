@@ -4,6 +4,7 @@ import io.appbackplane.Action;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.TimerHandle;
 import io.appbackplane.spring.autoconfigure.BackplaneProperties;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.TaskRejectedException;
@@ -160,21 +162,15 @@ public final class BackplaneTaskExecutor implements AsyncTaskExecutor, TaskSched
     public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
         ExecutorTarget t = target();
         Duration delay = delayUntil(startTime);
-        TimerFuture future = new TimerFuture(clock(t), clock(t).nanoTime() + delay.toNanos());
-        try {
-            future.timer(t.component().schedule(t.timerKey(name), t.priority(), delay, ctx -> {
-                try {
-                    task.run();
-                    future.ran(null);
-                } catch (RuntimeException | Error e) { // the future carries it, as with Spring's schedulers
-                    future.ran(e);
-                }
-                return null;
-            }));
-        } catch (BackplaneRejectedException e) {
-            throw rejected(t, e);
-        }
-        return future;
+        return startTimer(t, delay, future -> t.component().schedule(t.timerKey(name), t.priority(), delay, ctx -> {
+            try {
+                task.run();
+                future.ran(null);
+            } catch (RuntimeException | Error e) { // the future carries it, as with Spring's schedulers
+                future.ran(e);
+            }
+            return null;
+        }));
     }
 
     @Override
@@ -182,17 +178,12 @@ public final class BackplaneTaskExecutor implements AsyncTaskExecutor, TaskSched
         ExecutorTarget t = target();
         Duration initialDelay = delayUntil(startTime);
         BackplaneClock clock = clock(t);
-        TimerFuture future = new TimerFuture(clock, clock.nanoTime() + initialDelay.toNanos());
-        try {
-            future.timer(t.component().scheduleAtFixedRate(t.timerKey(name), t.priority(), initialDelay, period, ctx -> {
-                future.nextRunAt(clock.nanoTime() + period.toNanos());
-                task.run(); // a failure is logged by the backplane; the task keeps its schedule
-                return null;
-            }));
-        } catch (BackplaneRejectedException e) {
-            throw rejected(t, e);
-        }
-        return future;
+        return startTimer(t, initialDelay, future -> t.component().scheduleAtFixedRate(t.timerKey(name), t.priority(),
+                initialDelay, period, ctx -> {
+                    future.nextRunAt(clock.nanoTime() + period.toNanos());
+                    task.run(); // a failure is logged by the backplane; the task keeps its schedule
+                    return null;
+                }));
     }
 
     @Override
@@ -205,16 +196,25 @@ public final class BackplaneTaskExecutor implements AsyncTaskExecutor, TaskSched
         ExecutorTarget t = target();
         Duration initialDelay = delayUntil(startTime);
         BackplaneClock clock = clock(t);
-        TimerFuture future = new TimerFuture(clock, clock.nanoTime() + initialDelay.toNanos());
+        return startTimer(t, initialDelay, future -> t.component().scheduleWithFixedDelay(t.timerKey(name), t.priority(),
+                initialDelay, delay, ctx -> {
+                    try {
+                        task.run(); // a failure is logged by the backplane; the task keeps its schedule
+                    } finally {
+                        future.nextRunAt(clock.nanoTime() + delay.toNanos());
+                    }
+                    return null;
+                }));
+    }
+
+    /**
+     * Starts a backplane timer through {@code start} and returns the future that tracks it, first
+     * due {@code initialDelay} from now; a rejection becomes Spring's {@link TaskRejectedException}.
+     */
+    private TimerFuture startTimer(ExecutorTarget t, Duration initialDelay, Function<TimerFuture, TimerHandle> start) {
+        TimerFuture future = new TimerFuture(clock(t), clock(t).nanoTime() + initialDelay.toNanos());
         try {
-            future.timer(t.component().scheduleWithFixedDelay(t.timerKey(name), t.priority(), initialDelay, delay, ctx -> {
-                try {
-                    task.run(); // a failure is logged by the backplane; the task keeps its schedule
-                } finally {
-                    future.nextRunAt(clock.nanoTime() + delay.toNanos());
-                }
-                return null;
-            }));
+            future.timer(start.apply(future));
         } catch (BackplaneRejectedException e) {
             throw rejected(t, e);
         }
