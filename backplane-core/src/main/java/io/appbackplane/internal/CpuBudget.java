@@ -27,6 +27,8 @@ final class CpuBudget {
     private volatile long budgetNanos;
     private volatile CpuLimit limit;
     private volatile long periodStart;
+    /** When the period before the current one started: the part of a charge before it belongs to no kept record. */
+    private volatile long previousPeriodStart;
     /** An AtomicLong: a charge split at a tick adds its part before the tick after the tick (see {@link #charge(long, long, long)}). */
     private final AtomicLong usedLastPeriod = new AtomicLong();
     /**
@@ -44,6 +46,7 @@ final class CpuBudget {
         this.periodNanos = period.toNanos();
         this.slices = slices;
         this.periodStart = now;
+        this.previousPeriodStart = now;
         setLimit(limit);
     }
 
@@ -90,14 +93,15 @@ final class CpuBudget {
 
     /**
      * Charges {@code cpuNanos} used between {@code from} and {@code to} (clock nanos), each period
-     * only the part inside it (DESIGN rule 5): when the current period started after {@code from},
-     * the share {@code (to − periodStart) / (to − from)} goes to the current period and the rest to
-     * the last one (for its statistics; nothing can start in a period that is over). With the
-     * action's own start and end on the backplane's clock (step mode, a manual clock) that share is
-     * exact; with a thread's CPU time read at both ends it assumes the CPU was used evenly over the
-     * interval (see {@link CpuMeter}).
+     * only the part inside it (DESIGN rule 5), in proportion to the wall time of {@code [from, to]}
+     * inside it: the current period's share to its use, the last period's share to its record (for
+     * its statistics; nothing can start in a period that is over), and a share in any older period
+     * to no one (its record is gone; charging it to the last period would make that one look over
+     * budget for CPU it did not use). With the action's own start and end on the backplane's clock
+     * (step mode, a manual clock) the shares are exact; with a thread's CPU time read at both ends
+     * they assume the CPU was used evenly over the interval (see {@link CpuMeter}).
      *
-     * <p>Benign race: a tick between this method's read of the period start and its add puts the
+     * <p>Benign race: a tick between this method's read of the period starts and its adds puts the
      * part meant for the old period into the new one (at most one reading's worth, once a period).
      */
     void charge(long cpuNanos, long from, long to) {
@@ -106,14 +110,24 @@ final class CpuBudget {
             usedThisPeriod.addAndGet(cpuNanos);
             return;
         }
-        long inThisPeriod;
-        if (to - start <= 0) {
-            inThisPeriod = 0; // all of it before the tick
-        } else {
-            inThisPeriod = (long) ((double) cpuNanos * (to - start) / (to - from));
+        long previous = previousPeriodStart;
+        long wall = to - from;
+        if (wall <= 0) { // an instant before the current period: all of it in the period that held it
+            if (from - previous >= 0) {
+                usedLastPeriod.addAndGet(cpuNanos);
+            }
+            return;
         }
+        long inThisPeriod = to - start > 0 ? share(cpuNanos, to - start, wall) : 0;
+        long lastFrom = from - previous > 0 ? from : previous;
+        long lastTo = to - start < 0 ? to : start;
+        long inLastPeriod = lastTo - lastFrom > 0 ? share(cpuNanos, lastTo - lastFrom, wall) : 0;
         usedThisPeriod.addAndGet(inThisPeriod);
-        usedLastPeriod.addAndGet(cpuNanos - inThisPeriod);
+        usedLastPeriod.addAndGet(inLastPeriod);
+    }
+
+    private static long share(long cpuNanos, long part, long wall) {
+        return (long) ((double) cpuNanos * part / wall);
     }
 
     /** When the current period started (clock nanos). */
@@ -124,6 +138,7 @@ final class CpuBudget {
     /** A real tick: the use of the period that ended becomes "last period". */
     void realTick(long now) {
         usedLastPeriod.set(usedThisPeriod.getAndSet(0));
+        previousPeriodStart = periodStart;
         periodStart = now;
         resumed(now);
     }

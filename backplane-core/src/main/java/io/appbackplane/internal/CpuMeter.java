@@ -29,9 +29,13 @@ import java.lang.management.ThreadMXBean;
  * CPU time from the tick's thread, which would cost the tick a system call per worker and race with
  * the worker's own readings). A CPU-bound action that runs across a tick is split exactly where it
  * ran; the interval of a worker that parked is cut at the park ({@link #parking}, {@link #woke}),
- * so CPU used before a park is never pro-rated over the time it slept. What pro-rating can still
- * misplace is the unevenness inside one reading: at most one reading's worth (about {@value
- * #FLUSH_NANOS} ns of action time plus the scheduling work around it) per worker per tick.
+ * so CPU used before a park is never pro-rated over the time it slept; and a turn that starts after
+ * a tick the last reading did not see reads first ({@link #turnStarting}), so a turn's actions are
+ * never pro-rated over what came before them. A reading that spans more than one tick gives each
+ * period only its share (the share of periods older than the last one is kept by no record). What
+ * pro-rating can still misplace is the unevenness inside one reading: at most one reading's worth
+ * (one turn's actions up to {@value #FLUSH_NANOS} ns of action time past the tick, or the
+ * scheduling work before a turn) per worker per tick.
  *
  * <p>With any other clock (a {@code ManualClock}, step mode) or where the JVM cannot
  * measure thread CPU time, each action's running time on the backplane's clock is charged when the
@@ -121,6 +125,19 @@ final class CpuMeter extends WorkerLocalPadding {
     void woke() {
         if (threadCpu && budget.periodStart() - lastReadingAt > 0) {
             read(parkedAt);
+        }
+    }
+
+    /**
+     * A turn is about to start. If a real tick came since the last reading, reads now, so that the
+     * CPU time used before the turn (scheduling work, a stretch the thread spent descheduled by the
+     * operating system) is split at the tick on its own, and the turn's actions are charged to the
+     * period they run in instead of being pro-rated over that stretch. Costs a volatile read per
+     * turn, and a system call at most once per tick per worker.
+     */
+    void turnStarting() {
+        if (threadCpu && budget.periodStart() - lastReadingAt > 0) {
+            read(System.nanoTime());
         }
     }
 

@@ -262,6 +262,7 @@ final class WorkerPool {
                     } else {
                         justRan = true;
                         BUSY.setRelease(this, true);
+                        context.cpuMeter.turnStarting();
                         try {
                             scheduler.runTurn(context, entry);
                         } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {

@@ -41,4 +41,27 @@ class CpuBudgetSplitTest {
         assertThat(budget.usedThisPeriod()).isZero();
         assertThat(budget.usedLastPeriod()).isEqualTo(5 * MS);
     }
+
+    @Test
+    void aReadingAcrossTwoTicks_chargesTheLastPeriodOnlyItsOwnShare() {
+        budget.realTick(1000 * MS);
+        budget.charge(100 * MS, 1200 * MS, 1900 * MS); // the last period's own use
+        budget.realTick(2000 * MS);
+        // 400 ms of CPU read over 500-2500 ms: 100 ms fell in the period before the last one (its
+        // record is gone), 200 ms in the last period, 100 ms in the current one.
+        budget.charge(400 * MS, 500 * MS, 2500 * MS);
+
+        assertThat(budget.usedThisPeriod()).isEqualTo(100 * MS);
+        assertThat(budget.usedLastPeriod()).isEqualTo(300 * MS);
+    }
+
+    @Test
+    void aReadingThatEndedBeforeTheLastPeriod_isChargedToNoKeptRecord() {
+        budget.realTick(1000 * MS);
+        budget.realTick(2000 * MS);
+        budget.charge(5 * MS, 600 * MS, 700 * MS); // a worker parked across two ticks reads what it used before
+
+        assertThat(budget.usedThisPeriod()).isZero();
+        assertThat(budget.usedLastPeriod()).isZero();
+    }
 }
