@@ -63,8 +63,9 @@ public interface ActionContext {
      *
      * <p>The call's result is the handler's reply, its exception the handler's failure. When the
      * backplane cannot take the call (threads and queue full, or shut down) the call does not run
-     * and the handler receives a {@link java.util.concurrent.RejectedExecutionException} saying why:
-     * rethrow it to fail the request. The call runs outside the action, so it must not touch the
+     * and the handler receives a {@link BackplaneRejectedException} saying why ({@code
+     * OFFLOAD_LIMIT}, retryable; {@code CLOSED} once the backplane shut down): rethrow it to fail the
+     * request, which a web endpoint then answers with 503 like any other rejection. The call runs outside the action, so it must not touch the
      * object's state (hand it what it needs, apply its result in the handler) and must not use this
      * context. As with {@code awaitReply}, the action must return this call's value ({@code null}),
      * and an object has at most one outstanding reply or offload.
@@ -77,7 +78,7 @@ public interface ActionContext {
         Objects.requireNonNull(call, "call must not be null");
         CompletableFuture<R> reply = new CompletableFuture<>();
         T value = awaitReply(reply, handler); // checks the context and the one-reply rule before the call starts
-        OffloadExecutor.start(backplane(), call, reply);
+        OffloadExecutor.start(backplane(), component().name(), call, reply);
         return value;
     }
 
@@ -93,7 +94,7 @@ public interface ActionContext {
         Objects.requireNonNull(call, "call must not be null");
         CompletableFuture<R> reply = new CompletableFuture<>();
         T value = awaitReply(reply, timeout, handler);
-        OffloadExecutor.start(backplane(), call, reply);
+        OffloadExecutor.start(backplane(), component().name(), call, reply);
         return value;
     }
 

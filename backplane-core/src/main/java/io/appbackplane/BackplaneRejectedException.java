@@ -21,7 +21,14 @@ public class BackplaneRejectedException extends RejectedExecutionException {
         /** The backplane is shutting down or closed. */
         CLOSED,
         /** The component is not in a state in which the endpoint accepts work. */
-        STATE
+        STATE,
+        /**
+         * An action's {@linkplain ActionContext#offload offloaded} blocking call found the
+         * backplane's offload threads busy and its offload queue full ({@code offload-threads},
+         * {@code offload-queue}); the request that offloaded it fails with this rejection when its
+         * reply handler rethrows it (as {@code @Endpoint(blocking = true)} does).
+         */
+        OFFLOAD_LIMIT
     }
 
     private final Reason reason;

@@ -142,8 +142,15 @@ class OffloadTest {
             assertThatThrownBy(() -> rejected.get(WAIT, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(RejectedExecutionException.class)
                     .hasMessageContaining("backplane 'offload' runs 1 blocking calls already and 0 more wait")
-                    .hasMessageContaining("offload-threads and offload-queue");
+                    .hasMessageContaining("offload-threads and offload-queue")
+                    .isInstanceOfSatisfying(BackplaneRejectedException.class, busy -> {
+                        assertThat(busy.reason()).isEqualTo(BackplaneRejectedException.Reason.OFFLOAD_LIMIT);
+                        assertThat(busy.isRetryable()).isTrue();
+                        assertThat(busy.component()).isEqualTo("app");
+                    });
             assertThat(secondRan.getCount()).as("the rejected call never ran").isEqualTo(1);
+            assertThat(backplane.statistics().rejectionsByReason())
+                    .containsEntry(BackplaneRejectedException.Reason.OFFLOAD_LIMIT, 1L);
         } finally {
             release.countDown();
         }

@@ -2,6 +2,8 @@ package io.appbackplane.internal;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplanePolicy;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.OffloadThreads;
 import java.lang.reflect.Method;
 import java.util.concurrent.BlockingQueue;
@@ -73,19 +75,21 @@ public final class OffloadExecutor {
     }
 
     /**
-     * Starts {@code call} on an offload thread; its outcome completes {@code reply}. A call the
-     * executor cannot take (threads and queue full, or shut down) completes {@code reply} at once
-     * with a {@link RejectedExecutionException} that says why: never lost, never silent.
+     * Starts {@code call}, offloaded by an action of {@code component}, on an offload thread; its
+     * outcome completes {@code reply}. A call the executor cannot take completes {@code reply} at
+     * once with a {@link BackplaneRejectedException} that says why ({@code OFFLOAD_LIMIT}: threads
+     * and queue full; {@code CLOSED}: shut down), counted in the backplane's rejections: never
+     * lost, never silent.
      */
-    public static <R> void start(Backplane backplane, Callable<R> call, CompletableFuture<R> reply) {
+    public static <R> void start(Backplane backplane, String component, Callable<R> call, CompletableFuture<R> reply) {
         if (!(backplane instanceof DefaultBackplane own)) {
             reply.completeExceptionally(new IllegalStateException("offload needs a backplane built by Backplane.builder()"));
             return;
         }
-        own.offloads().run(call, reply);
+        own.offloads().run(own, component, call, reply);
     }
 
-    private <R> void run(Callable<R> call, CompletableFuture<R> reply) {
+    private <R> void run(DefaultBackplane own, String component, Callable<R> call, CompletableFuture<R> reply) {
         try {
             pool.execute(() -> {
                 try {
@@ -95,15 +99,19 @@ public final class OffloadExecutor {
                 }
             });
         } catch (RejectedExecutionException e) {
-            reply.completeExceptionally(rejection(e));
+            BackplaneRejectedException rejection = rejection(component, e);
+            own.countRejection(rejection.reason());
+            reply.completeExceptionally(rejection);
         }
     }
 
-    private RejectedExecutionException rejection(RejectedExecutionException cause) {
-        RejectedExecutionException e = new RejectedExecutionException(pool.isShutdown()
-                ? "offload rejected: backplane '" + backplane + "' is shut down"
-                : "offload rejected: backplane '" + backplane + "' runs " + threads + " blocking calls already and "
-                        + queue + " more wait (its policy's offload-threads and offload-queue)");
+    private BackplaneRejectedException rejection(String component, RejectedExecutionException cause) {
+        boolean closed = pool.isShutdown();
+        BackplaneRejectedException e = new BackplaneRejectedException(closed ? Reason.CLOSED : Reason.OFFLOAD_LIMIT,
+                backplane, component, closed
+                        ? "offload rejected: backplane '" + backplane + "' is shut down"
+                        : "offload rejected: backplane '" + backplane + "' runs " + threads + " blocking calls already and "
+                                + queue + " more wait (its policy's offload-threads and offload-queue)");
         e.initCause(cause);
         return e;
     }

@@ -166,7 +166,7 @@ class GettingStartedExamplesTest {
             try {
                 orders.submit(key, 1, ctx -> "placed");
             } catch (BackplaneRejectedException busy) {
-                // busy.reason(): COMPONENT_LIMIT, BACKPLANE_LIMIT, CLOSED or STATE
+                // busy.reason(): COMPONENT_LIMIT, BACKPLANE_LIMIT, CLOSED, STATE or OFFLOAD_LIMIT
                 if (busy.isRetryable()) {
                     outcomes.add("retry later: " + busy.getMessage());
                 }

@@ -100,7 +100,7 @@ class LiveViewBrowserTest {
         assertThat((List<String>) charts.get("cpu").get("datasets")).containsExactly("used", "limit", "throttled");
         assertThat((List<String>) charts.get("actions").get("datasets")).contains("orders", "pricing", "warehouse");
         assertThat((List<String>) charts.get("rejections").get("datasets"))
-                .containsExactly("COMPONENT_LIMIT", "BACKPLANE_LIMIT", "CLOSED", "STATE");
+                .containsExactly("COMPONENT_LIMIT", "BACKPLANE_LIMIT", "CLOSED", "STATE", "OFFLOAD_LIMIT");
         assertThat((List<String>) charts.get("queueWait").get("datasets")).anyMatch(d -> d.endsWith("p99"));
         assertThat(positive(charts, "threads")).as("busy workers").isTrue();
 

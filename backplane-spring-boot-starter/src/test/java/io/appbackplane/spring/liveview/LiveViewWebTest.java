@@ -80,7 +80,7 @@ class LiveViewWebTest {
         assertThat(frame.get("queueWaitP50Ms").size()).isEqualTo(8);
         assertThat(frame.get("actionsPerSecond").has("orders")).isTrue();
         assertThat(frame.get("rejectionsPerSecond").propertyNames())
-                .containsExactly("COMPONENT_LIMIT", "BACKPLANE_LIMIT", "CLOSED", "STATE");
+                .containsExactly("COMPONENT_LIMIT", "BACKPLANE_LIMIT", "CLOSED", "STATE", "OFFLOAD_LIMIT");
         assertThat(backplane.get("components").findValuesAsString("name")).contains("default", "orders");
 
         JsonNode frames = backplane.get("frames");
