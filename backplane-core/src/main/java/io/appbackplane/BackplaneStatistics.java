@@ -27,8 +27,10 @@ import java.util.Map;
  * @param outstanding requests accepted and not finished, over all components
  * @param totals the sum of all components' counts
  * @param components one entry per component, in installation order
- * @param rejectionsByReason requests rejected since the backplane started, by reason (every reason
- *     present, in declaration order); they add up to {@code totals().rejected()}
+ * @param rejectionsByReason rejections since the backplane started, by reason (every reason
+ *     present, in declaration order): requests rejected at admission, which add up to {@code
+ *     totals().rejected()}, and under {@code OFFLOAD_LIMIT} offloaded blocking calls rejected (a
+ *     call of a request that was accepted, not a request: it is in no component's {@code rejected})
  */
 public record BackplaneStatistics(
         String name,
