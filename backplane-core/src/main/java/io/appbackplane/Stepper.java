@@ -4,10 +4,10 @@ package io.appbackplane;
  * Runs the queued work of a backplane built in {@linkplain Backplane.Builder#stepMode() step mode}
  * one action at a time, on the calling thread, with the scheduling decisions the worker threads
  * would make (DESIGN §3.3): the same actions in the same order. One shortcut is the workers' own: a
- * worker keeps an object that is alone at its priority instead of re-queuing it after each turn,
- * while the step driver re-queues it, so that a test sees rule 7's queue states between steps. That
- * both run the same actions in the same order is not yet shown: generated workloads where they
- * differ are in {@code WorkerShortcutEquivalenceTest} (issue 13, open). The futures of a step's requests complete at the end
+ * worker keeps an object that is alone at its priority and starts its next turn in place instead of
+ * re-queuing it, while the step driver re-queues it, so that a test sees rule 7's queue states
+ * between steps. Both run the same actions in the same order: {@code WorkerShortcutEquivalenceTest}
+ * checks it on generated workloads in every build. The futures of a step's requests complete at the end
  * of the step, on the calling thread, after the object's next state was decided. Not thread-safe:
  * drive it from one test thread.
  */

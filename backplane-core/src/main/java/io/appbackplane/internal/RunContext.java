@@ -33,6 +33,11 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     /** The receipt of the quota charge {@link #mayContinue} took last (refunded if a step driver's turn is redecided). */
     long turnCharge = QuotaLedger.NO_CHARGE;
     int turnActions;
+    /**
+     * The actions a worker's turn had run when it last went on as a new turn of the same object
+     * (see {@link #mayContinue}); 0 for a turn that has not. Rule 7's actions per turn count from here.
+     */
+    private int turnBase;
     /** Set when something other than an action failed during the turn: the object leaves RUNNING at once. */
     boolean turnBroken;
     /** When the last action run with this context ended (or the step driver's boundary), on the backplane's clock. */
@@ -59,6 +64,14 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
         this.backplane = backplane;
         this.cpuMeter = backplane.newCpuMeter();
         this.worker = worker;
+    }
+
+    /** A turn of the object taken at {@code priority} begins. */
+    void startTurn(int priority) {
+        turnPriority = priority;
+        turnActions = 0;
+        turnBase = 0;
+        turnBroken = false;
     }
 
     void begin(WorkObject object, ActionNode node) {
@@ -118,19 +131,25 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     }
 
     /**
-     * Rule 7. Past the actions per turn, the object would rejoin the tail of its ready queue; when
-     * no other object is READY at its priority it would be that queue's head, and the next select
-     * (the same checks as below: nothing more urgent, quota, CPU) would take it again, so a worker
-     * goes on with the turn instead of a push and a poll that end where they started, for at most
-     * {@link #LONGEST_TURN} actions: a worker retires (or stops) only between turns.
+     * Rule 7: whether the object's turn goes on with its next action. Within the actions per turn,
+     * while the object stays at the turn's priority, nothing more urgent is READY, the CPU budget
+     * allows a start and the priority's quota allows a charge (each action is charged).
      *
-     * <p>Intended to run the plain rule's order: the object would rejoin an empty queue (checked by
-     * {@code noneReadyAt}) and the next select, finding nothing more urgent ({@code readyAbove}),
-     * would charge the same quota under the same CPU check and take it again. NOT yet shown
-     * equivalent: {@code WorkerShortcutEquivalenceTest} (stress-tagged test) finds generated
-     * workloads where a worker's turns (this shortcut with prefetching) and the step driver run
-     * actions in a different order, while without them the orders agree (issue 13, "one path",
-     * open).
+     * <p>A worker's shortcut, equivalent to the plain rule: at the end of a turn the object would
+     * rejoin the tail of its ready queue at its priority, and the next select would take the head
+     * of the most urgent queue with quota left, under the CPU check. When no other object is READY
+     * at the turn's priority ({@code noneReadyAt}), that queue would hold only this object, so
+     * (the checks below being the same as select's: nothing more urgent, quota charged at the same
+     * priority, CPU) the select would take it again and start a NEW turn with it. The worker does
+     * just that without the push and the poll: it starts the new turn in place ({@code turnBase}),
+     * so the actions per turn count afresh, as they do for the step driver, whose turn ends and
+     * whose next select takes the object again. A failed check ends the turn either way, and the
+     * select that follows decides as it would have. {@code WorkerShortcutEquivalenceTest} runs
+     * generated workloads through a worker's turns and through the step driver and requires the
+     * same order of actions; its named cases are the counterexamples that found the turn counting
+     * wrong (the shortcut once extended the old turn instead of starting a new one). A worker's
+     * turns in place stop at {@link #LONGEST_TURN} actions, at a turn boundary: a worker retires (or
+     * stops) only between turns, and ending there is what the plain rule does anyway.
      */
     @Override
     public boolean mayContinue(int effectivePriority) {
@@ -138,8 +157,12 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
             return false;
         }
         Scheduler scheduler = backplane.scheduler();
-        boolean turnLeft = turnActions < scheduler.actionsPerTurn()
-                || (worker && turnActions < LONGEST_TURN && scheduler.noneReadyAt(turnPriority));
+        int perTurn = scheduler.actionsPerTurn();
+        boolean turnLeft = turnActions - turnBase < perTurn;
+        if (!turnLeft && worker && turnActions + perTurn <= LONGEST_TURN && scheduler.noneReadyAt(turnPriority)) {
+            turnBase = turnActions; // a new turn of the same object, in place (see above)
+            turnLeft = true;
+        }
         return turnLeft
                 && effectivePriority == turnPriority
                 && !scheduler.readyAbove(effectivePriority)

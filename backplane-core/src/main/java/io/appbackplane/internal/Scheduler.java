@@ -10,8 +10,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
  * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
- * also keeps an object alone at its priority, which the step driver's does not; see there: that
- * this runs the same actions in the same order is not yet shown).
+ * also keeps an object alone at its priority, starting its next turn in place, which the step
+ * driver's does not; see there for why both run the same actions in the same order).
  *
  * <h2>Concurrency</h2>
  * Any number of workers call {@link #select()} and {@link #runTurnStep} concurrently; there is no
@@ -185,9 +185,7 @@ final class Scheduler {
     void runTurn(RunContext context, ReadyEntry taken) {
         WorkObject object = taken.object;
         taken.forget(); // it may stay its queue's dummy: it must not keep the object reachable
-        context.turnPriority = taken.priority;
-        context.turnActions = 0;
-        context.turnBroken = false;
+        context.startTurn(taken.priority);
         try {
             while (runTurnStep(context, object) == WorkObject.CONTINUE) {
                 // keep the object: rule 7's actions per turn

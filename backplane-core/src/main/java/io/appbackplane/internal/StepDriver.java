@@ -67,9 +67,7 @@ final class StepDriver implements Stepper {
             }
             object = entry.object;
             entry.forget(); // it may stay its queue's dummy: it must not keep the object reachable
-            context.turnPriority = entry.priority;
-            context.turnActions = 0;
-            context.turnBroken = false;
+            context.startTurn(entry.priority);
         }
         int before = context.turnActions;
         ReadyEntry after;

@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 13, "one path": a worker keeps an object that is alone at its priority instead of
@@ -21,13 +23,16 @@ import org.junit.jupiter.api.Test;
  * requires the same order of actions: once as a worker runs turns ({@link Scheduler#select} then
  * {@link Scheduler#runTurn}), once with the {@link io.appbackplane.Stepper}. Work arrives before the run and from inside actions (as a
  * worker meets it: every arrival is in place at the action boundary where the decision is taken).
- * Without the shortcut the orders agree; with it they do not yet (see the stress-tagged test).
+ * The orders agree with and without the shortcut; the named cases below are the counterexamples
+ * that showed the shortcut counting a turn gone on in place as the old turn (fixed: it starts a
+ * new turn, see {@link RunContext#mayContinue}).
  *
  * <p>Seeds: a random base per run, printed on failure; {@code -Dbackplane.shortcut.seed=N} reruns one.
  */
 class WorkerShortcutEquivalenceTest {
 
     private static final int WORKLOADS = 1_500;
+    private static final int STRESS_WORKLOADS = 30_000;
     private static final int MAX_ACTIONS = 60;
 
     /**
@@ -36,32 +41,105 @@ class WorkerShortcutEquivalenceTest {
      */
     @Test
     void aWorkersTurnLoop_withoutTheShortcut_runsTheStepDriversOrder() {
-        long shortcutTurns = compare(false);
+        long shortcutTurns = compare(false, WORKLOADS);
         assertThat(shortcutTurns).as("turns past the actions per turn").isZero();
     }
 
-    /**
-     * With a worker's turn gate (the shortcut and prefetching) the order differs today: FAILS.
-     * Counterexamples found on 2026-11-23 (rerun with {@code -Dbackplane.shortcut.seed=N}):
-     * -2315984133904079995 and -8285301026555150959, both times the step driver running a less
-     * urgent action of the object it held before a more urgent one of another object, or the
-     * other way round; the same seeds agree without the shortcut (test above). With prefetching
-     * switched off and the shortcut on, seed -2315984133904079995 still differs (checked by hand):
-     * the shortcut itself, not the prefetch, changes the order. Kept out of the
-     * default build until the shortcut is fixed or removed (issue 13, "one path").
-     */
+    /** With a worker's turn gate (the shortcut and prefetching) the order is the step driver's too. */
     @Test
-    @Tag("stress")
     void aWorkerThatKeepsAnObjectAloneAtItsPriority_runsTheSameOrderAsThePlainRule() {
-        long shortcutTurns = compare(true);
+        long shortcutTurns = compare(true, WORKLOADS);
         // Turns that went past the actions per turn only because the object was alone at its priority.
         assertThat(shortcutTurns).as("turns in which the shortcut fired").isGreaterThan(WORKLOADS / 2);
     }
 
-    private static long compare(boolean workerGate) {
+    @Test
+    @Tag("stress")
+    void aWorkerThatKeepsAnObjectAloneAtItsPriority_runsTheSameOrderAsThePlainRule_manyWorkloads() {
+        assertThat(compare(true, STRESS_WORKLOADS)).isGreaterThan(STRESS_WORKLOADS / 2);
+    }
+
+    /**
+     * The generated counterexamples of 2026-11-23 (policies with 4 and 3 priorities, 3 actions per
+     * turn): after a turn of the actions per turn, an object alone at its priority went on in place,
+     * but its next actions still counted to the old turn, so an object that became READY at that
+     * priority meanwhile ended the turn one or two actions early; the step driver's new turn ran
+     * them. Without the fix the worker's order differs.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {-2315984133904079995L, -8285301026555150959L})
+    void theCounterexampleSeeds_runTheSameOrderBothWays(long seed) {
+        assertThat(new Run(seed).asWorker(true)).isEqualTo(new Run(seed).stepped());
+    }
+
+    /**
+     * The counterexamples shrunk by hand: two actions per turn; object a has four actions, the third
+     * of which makes b READY at the same priority. The plain rule: a's first turn (a1, a2) ends, a
+     * rejoins its queue alone and is taken again, and its second turn (a3, a4) runs both before b.
+     * A worker that goes on in place must count a3 and a4 as that second turn.
+     */
+    @Test
+    void aTurnGoneOnInPlace_countsItsActionsPerTurnAfresh_asTheStepDriversNextTurnDoes() {
+        BackplanePolicy policy = BackplanePolicy.builder().priorities(2).actionsPerTurn(2).build();
+        List<String> stepped = explicitOrder(policy, false);
+        assertThat(stepped).containsExactly("a1", "a2", "a3", "a4", "b1");
+        assertThat(explicitOrder(policy, true)).isEqualTo(stepped);
+    }
+
+    /** Runs the explicit workload of the test above, stepped or through a worker's turns. */
+    private static List<String> explicitOrder(BackplanePolicy policy, boolean asWorker) {
+        DefaultBackplane backplane = (DefaultBackplane) Backplane.builder("shortcut-explicit").policy(policy)
+                .clock(new ManualClock()).stepMode().build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        List<String> order = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            String label = "a" + i;
+            boolean readiesB = i == 3;
+            app.submit("a", 1, ctx -> {
+                order.add(label);
+                if (readiesB) {
+                    app.submit("b", 1, c -> order.add("b1"));
+                }
+                return null;
+            });
+        }
+        if (asWorker) {
+            runAsWorker(backplane, true);
+        } else {
+            try {
+                backplane.stepper().runUntilIdle();
+            } finally {
+                backplane.close();
+            }
+        }
+        return order;
+    }
+
+    /** Runs every turn as a worker does ({@link Scheduler#select} then {@link Scheduler#runTurn}); returns the shortcut turns. */
+    private static long runAsWorker(DefaultBackplane backplane, boolean workerGate) {
+        RunContext worker = new RunContext(backplane, workerGate);
+        Scheduler scheduler = backplane.scheduler();
+        long shortcutTurns = 0;
+        DefaultBackplane.CURRENT.set(backplane); // as a worker thread has it (WorkerPool)
+        try {
+            for (ReadyEntry entry = scheduler.select(); entry != ReadyEntry.NONE; entry = scheduler.select()) {
+                assertThat(entry).as("no CPU limit: never throttled").isNotSameAs(ReadyEntry.THROTTLED);
+                scheduler.runTurn(worker, entry);
+                if (worker.turnActions > backplane.policy().actionsPerTurn()) {
+                    shortcutTurns++;
+                }
+            }
+            return shortcutTurns;
+        } finally {
+            DefaultBackplane.CURRENT.remove();
+            backplane.close();
+        }
+    }
+
+    private static long compare(boolean workerGate, int workloads) {
         long base = Long.getLong("backplane.shortcut.seed", ThreadLocalRandom.current().nextLong());
         long shortcutTurns = 0;
-        for (int i = 0; i < WORKLOADS; i++) {
+        for (int i = 0; i < workloads; i++) {
             long seed = base + i;
             Run plain = new Run(seed);
             List<String> stepped = plain.stepped();
@@ -132,22 +210,8 @@ class WorkerShortcutEquivalenceTest {
         }
 
         List<String> asWorker(boolean workerGate) {
-            RunContext worker = new RunContext(backplane, workerGate);
-            Scheduler scheduler = backplane.scheduler();
-            DefaultBackplane.CURRENT.set(backplane); // as a worker thread has it (WorkerPool)
-            try {
-                for (ReadyEntry entry = scheduler.select(); entry != ReadyEntry.NONE; entry = scheduler.select()) {
-                    assertThat(entry).as("no CPU limit: never throttled").isNotSameAs(ReadyEntry.THROTTLED);
-                    scheduler.runTurn(worker, entry);
-                    if (worker.turnActions > policy.actionsPerTurn()) {
-                        shortcutTurns++;
-                    }
-                }
-                return trace;
-            } finally {
-                DefaultBackplane.CURRENT.remove();
-                backplane.close();
-            }
+            shortcutTurns = runAsWorker(backplane, workerGate);
+            return trace;
         }
     }
 }
