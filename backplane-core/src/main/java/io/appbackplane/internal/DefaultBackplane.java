@@ -65,6 +65,7 @@ public final class DefaultBackplane implements Backplane {
     private final boolean measuresThreadCpu;
     private final Scheduler scheduler;
     private final TimerService timers;
+    private final SharedReplyListeners sharedReplies = new SharedReplyListeners();
     private final WorkerPool workers; // null in step mode
     private final StepDriver stepper; // null unless in step mode
     private final List<BackplaneListener> listeners;
@@ -406,6 +407,10 @@ public final class DefaultBackplane implements Backplane {
 
     TimerService timers() {
         return timers;
+    }
+
+    SharedReplyListeners sharedReplies() {
+        return sharedReplies;
     }
 
     void signalWork() {

@@ -25,12 +25,12 @@ import java.util.function.BiConsumer;
  * JDK's completion and dependent future, 64 bytes, and this cleared record), until the stage
  * completes or is dropped.
  *
- * <p>Not done, and why: letting the JDK unlink the dead completion (listening through {@code
- * applyToEither(trigger)} and completing the trigger at the timeout) keeps the dependents of a
- * stage bounded, but each unlink scans the stage's stack past the live completions: with many
- * objects waiting with timeouts on one shared stage it is quadratic (200,000 such waits took 51 s
- * instead of 4.5 s). Bounding the count needs one shared listener per stage (a weak identity map
- * from stage to its waiters), left for later.
+ * <p>What stays on a stage that never completes is bounded: once a wait on it has timed out, later
+ * waits on it join one shared listener instead of registering on the stage ({@link
+ * SharedReplyListeners}). (Letting the JDK unlink each dead completion, through {@code
+ * applyToEither(trigger)} completed at the timeout, was tried and dropped: each unlink scans the
+ * stage's stack past the live completions, quadratic with many objects waiting with timeouts on
+ * one shared stage: 200,000 such waits took 51 s instead of 4.5 s.)
  *
  * <h2>Memory</h2>
  * Three reference fields (24 bytes with compressed references); a wait with a timeout is a {@link
@@ -64,12 +64,15 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
      * Starts listening for the reply and, with a {@code timeout}, for the timeout; called by the
      * worker after {@link WorkObject#startWaiting} published this record.
      */
-    void listen(TimerService timers, long now, CompletionStage<?> stage, Duration timeout) {
+    void listen(TimerService timers, SharedReplyListeners shared, long now, CompletionStage<?> stage, Duration timeout) {
         if (timeout != null) {
-            ((Timed) this).startTimeout(timers, now, timeout);
+            ((Timed) this).startTimeout(timers, now, timeout, () -> {
+                timedOut(timeout);
+                shared.timedOut(stage);
+            });
         }
         try {
-            stage.whenComplete(this);
+            shared.listen(this, stage);
         } catch (RuntimeException | Error e) { // a foreign CompletionStage that cannot take a callback
             accept(null, e);
         }
@@ -84,7 +87,7 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
         }
     }
 
-    final void timedOut(Duration timeout) {
+    private void timedOut(Duration timeout) {
         WorkObject waiting = object;
         if (waiting != null) {
             waiting.component.backplaneImpl().deliverReply(this, waiting, null,
@@ -141,8 +144,8 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
         }
 
         /** Schedules the timeout. */
-        void startTimeout(TimerService timers, long now, Duration timeout) {
-            timeoutTask = timers.schedule(now + timeout.toNanos(), () -> timedOut(timeout));
+        void startTimeout(TimerService timers, long now, Duration timeout, Runnable onTimeout) {
+            timeoutTask = timers.schedule(now + timeout.toNanos(), onTimeout);
             // A shutdown sweep may have ended the wait before the task existed (then ended() found
             // none): write the task, then read the object; clear() writes the object, then reads the task.
             if (hasEnded()) {

@@ -112,10 +112,10 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     }
 
     /** Starts listening for {@code r} (from {@link #takeReply}) on its {@code stage} (from {@link #takeReplyStage}). */
-    void listen(PendingReply r, CompletionStage<?> stage, TimerService timers, long now) {
+    void listen(PendingReply r, CompletionStage<?> stage, long now) {
         Duration timeout = replyTimeout;
         replyTimeout = null;
-        r.listen(timers, now, stage, timeout);
+        r.listen(backplane.timers(), backplane.sharedReplies(), now, stage, timeout);
     }
 
     /** The continuation the finished action yielded to, if any (then cleared). */

@@ -281,7 +281,7 @@ final class Scheduler {
             request.fail(failure, context.completions); // an awaited reply or continuation of a failed action is dropped
         } else if (reply != null) {
             if (object.startWaiting(reply)) {
-                context.listen(reply, replyStage, backplane.timers(), end);
+                context.listen(reply, replyStage, end);
             } else {
                 request.abandon(context.completions);
             }

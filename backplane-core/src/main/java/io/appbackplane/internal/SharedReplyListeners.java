@@ -1,0 +1,126 @@
+package io.appbackplane.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+
+/**
+ * Keeps the listeners that waits leave on a long-lived reply stage bounded (issue 13, defect 8).
+ *
+ * <p>A {@link CompletableFuture} cannot remove a dependent, so every wait that registers its own
+ * {@link PendingReply} on a stage and ends without the stage completing (a timeout) leaves a dead
+ * completion on it, until the stage completes; waits repeated with timeouts on one stage that
+ * never completes would grow it without bound. So once a wait on a stage has timed out while the
+ * stage was still pending, the stage gets one shared listener, and later waits on it join that
+ * listener's list instead of registering on the stage. A stage then holds at most the records of
+ * the waits that registered before its first timeout, plus the shared listener.
+ *
+ * <p>The map is keyed weakly by the stage and nothing in a value reaches the stage, so a stage the
+ * user drops is not kept by it. The map is consulted only once some stage has a shared listener
+ * ({@link #any}): a backplane whose waits never time out on pending stages pays one volatile read
+ * per wait.
+ */
+final class SharedReplyListeners {
+
+    /** Guarded by itself (a synchronized map; compound actions synchronize on it). */
+    private final Map<CompletableFuture<?>, Listener> byStage = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Whether any stage ever got a shared listener; until then {@link #listen} skips the map. */
+    private volatile boolean any;
+
+    /** Starts delivering {@code stage}'s outcome to {@code reply}: through the stage's shared listener if it has one. */
+    void listen(PendingReply reply, CompletionStage<?> stage) {
+        if (any && stage instanceof CompletableFuture<?> future && !future.isDone()) {
+            Listener shared = byStage.get(future);
+            if (shared != null && shared.add(reply)) {
+                return;
+            }
+        }
+        stage.whenComplete(reply);
+    }
+
+    /**
+     * A wait on {@code stage} timed out. If the stage is still pending, later waits on it share one
+     * listener (the timed-out record stays on the stage, cleared, until the stage completes).
+     */
+    void timedOut(CompletionStage<?> stage) {
+        if (!(stage instanceof CompletableFuture<?> future) || future.isDone()) {
+            return; // a foreign stage keeps one completion per wait: it may not be a CompletableFuture at all
+        }
+        Listener shared;
+        synchronized (byStage) {
+            if (byStage.containsKey(future)) {
+                return;
+            }
+            shared = new Listener();
+            byStage.put(future, shared);
+            any = true;
+        }
+        future.whenComplete((value, failure) -> {
+            byStage.remove(future); // the lambda reaches the stage; the map's value (shared) does not
+            shared.accept(value, failure);
+        });
+    }
+
+    /** How many stages have a shared listener now (for tests). */
+    int stages() {
+        return byStage.size();
+    }
+
+    /**
+     * The shared listener of one stage: the records of the waits that joined it. Ended records
+     * (timed out, abandoned) hold nothing (see {@link PendingReply}) and are dropped from the list
+     * whenever it has doubled since the last purge, so it stays within twice the live waits (plus
+     * {@value #FIRST_PURGE}), at amortized constant cost per wait.
+     */
+    static final class Listener implements BiConsumer<Object, Throwable> {
+
+        private static final int FIRST_PURGE = 16;
+
+        /** Guarded by this; null once the stage completed. */
+        private List<PendingReply> waiting = new ArrayList<>();
+        private int purgeAt = FIRST_PURGE;
+
+        /** Adds {@code reply} to the waits; false if the stage has completed (then the caller listens on the stage itself). */
+        synchronized boolean add(PendingReply reply) {
+            if (waiting == null) {
+                return false;
+            }
+            waiting.add(reply);
+            if (waiting.size() >= purgeAt) {
+                waiting.removeIf(PendingReply::hasEnded);
+                purgeAt = Math.max(FIRST_PURGE, 2 * waiting.size());
+            }
+            return true;
+        }
+
+        /** The stage completed: delivers its outcome to every wait that joined (ended ones ignore it). */
+        @Override
+        public void accept(Object value, Throwable failure) {
+            List<PendingReply> joined;
+            synchronized (this) {
+                joined = waiting;
+                waiting = null;
+            }
+            RuntimeException first = null;
+            for (PendingReply reply : joined) {
+                try {
+                    reply.accept(value, failure);
+                } catch (RuntimeException e) { // one failed delivery must not stop the others'
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+}
