@@ -9,7 +9,9 @@ package io.appbackplane;
  *
  * <p>The calls for one action: {@link #actionQueued} on the submitting thread when the action is
  * accepted (so the caller's current trace context is there to see), then {@link #actionStarting}
- * and {@link #actionEnded} on the worker, just before and just after the action runs. Actions that
+ * and {@link #actionEnded} on the worker, just before and just after the action runs; or, for an
+ * accepted action that never runs (cancelled with {@code cancelQueued}, failed by shutdown), {@link
+ * #actionDropped} instead of the last two, so nothing the tracer opened stays open. Actions that
  * are not submitted (a reply handler, a {@code yieldTo} continuation) get no {@code actionQueued}:
  * their {@code actionStarting} sees a null token. Each call must be quick and must not block; what
  * it throws is logged and ignored, and never reaches the request.
@@ -38,4 +40,16 @@ public interface ActionTracer {
      * @param failure what the action threw, or null
      */
     void actionEnded(Object running, Throwable failure);
+
+    /**
+     * An accepted action was dropped without running: {@code cancelQueued} removed it, or the
+     * backplane shut down before it ran. Called instead of {@link #actionStarting} and {@link
+     * #actionEnded}, on the thread that dropped it.
+     *
+     * @param queued what {@link #actionQueued} returned, or null if it failed
+     * @param reason what the action's request failed with ({@link java.util.concurrent.CancellationException}
+     *     or {@link BackplaneShutdownException})
+     */
+    default void actionDropped(Object queued, Throwable reason) {
+    }
 }

@@ -2,6 +2,7 @@ package io.appbackplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,6 +40,42 @@ class ActionTracerTest {
         public void actionEnded(Object running, Throwable failure) {
             calls.add("ended " + running + " " + (failure == null ? "ok" : failure.getMessage()));
         }
+
+        @Override
+        public void actionDropped(Object queued, Throwable reason) {
+            calls.add("dropped " + queued + " " + reason.getClass().getSimpleName());
+        }
+    }
+
+    @Test
+    void anActionCancelledWhileQueuedIsDroppedNotStarted() {
+        backplane = Backplane.builder("t").clock(new ManualClock()).stepMode().actionTracer(new Recording()).build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        backplane.stepper().runUntilIdle();
+        calls.clear();
+        CompletableFuture<String> first = app.submit("a", 1, ctx -> "one");
+        CompletableFuture<String> second = app.submit("a", 1, ctx -> "two");
+
+        assertThat(app.cancelQueued("a")).isEqualTo(2);
+        assertThat(first).isCompletedExceptionally();
+        assertThat(second).isCompletedExceptionally();
+        assertThat(calls).filteredOn(c -> !c.startsWith("queued"))
+                .containsExactly("dropped q CancellationException", "dropped q CancellationException");
+        backplane.stepper().runUntilIdle();
+        assertThat(calls).noneMatch(c -> c.startsWith("starting"));
+    }
+
+    @Test
+    void actionsFailedByShutdownBeforeTheyRanAreDroppedNotStarted() {
+        backplane = Backplane.builder("t").clock(new ManualClock()).stepMode().actionTracer(new Recording()).build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        backplane.stepper().runUntilIdle();
+        calls.clear();
+        CompletableFuture<String> queued = app.submit("a", 1, ctx -> "never");
+
+        backplane.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+        assertThat(queued).isCompletedExceptionally();
+        assertThat(calls).contains("dropped q BackplaneShutdownException").noneMatch(c -> c.startsWith("starting q"));
     }
 
     @Test

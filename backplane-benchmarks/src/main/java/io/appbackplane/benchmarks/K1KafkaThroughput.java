@@ -67,7 +67,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 5)
+@Warmup(iterations = 8, time = 5) // the broker, producer and consumer keep speeding up for about 40 s
 @Measurement(iterations = 5, time = 5)
 public class K1KafkaThroughput {
 

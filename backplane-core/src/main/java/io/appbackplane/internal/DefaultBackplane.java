@@ -19,6 +19,7 @@ import io.appbackplane.PriorityStatistics;
 import io.appbackplane.PublishResult;
 import io.appbackplane.Stepper;
 import java.time.Duration;
+import io.appbackplane.BackplaneShutdownException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -576,15 +577,25 @@ public final class DefaultBackplane implements Backplane {
         long failed = 0;
         for (DefaultComponent component : components) {
             for (WorkObject object : component.objects()) {
-                for (Request request : object.abandon(forever)) {
+                List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
+                for (Request request : object.abandon(forever, dropped)) {
                     if (!request.isFinished()) {
                         failed++;
                     }
                     request.abandon();
                 }
+                if (dropped != null) {
+                    ObservedActions.dropped(tracer, dropped, () -> shutDownBeforeItRan(component));
+                }
             }
         }
         return failed;
+    }
+
+    /** Why a dropped action's trace ended: its backplane shut down before it ran. */
+    static BackplaneShutdownException shutDownBeforeItRan(DefaultComponent component) {
+        return new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the action on"
+                + " component '" + component.name() + "' ran");
     }
 
     /** The offload executor, made on first use; one that is made after shut-down rejects every call. */

@@ -221,14 +221,21 @@ final class DefaultComponent implements BackplaneComponent {
             }
             if (entry == ReadyEntry.ABANDONED) {
                 request.abandon();
+                if (node.trace != null) {
+                    ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
+                }
             } else if (entry != null) {
                 backplane.scheduler().push(entry);
             }
             if (backplane.isStopped()) {
                 // Admitted before shutdown, queued after its sweep (which may have missed this object):
                 // fail what the object holds, as the sweep would have, so no request stays pending.
-                for (Request left : object.abandon()) {
+                List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
+                for (Request left : object.abandon(dropped)) {
                     left.abandon();
+                }
+                if (dropped != null) {
+                    ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(this));
                 }
             }
             return;
@@ -376,8 +383,12 @@ final class DefaultComponent implements BackplaneComponent {
             forgetReleased(object);
         }
         for (ActionNode node : removed) {
-            node.request.fail(new CancellationException(
-                    "queued action of object '" + SafeText.of(key) + "' of component '" + name + "' was cancelled by cancelQueued"));
+            CancellationException cancelled = new CancellationException(
+                    "queued action of object '" + SafeText.of(key) + "' of component '" + name + "' was cancelled by cancelQueued");
+            node.request.fail(cancelled);
+            if (node.trace != null) {
+                ObservedActions.dropped(backplane.tracer, List.of(node), () -> cancelled);
+            }
         }
         return removed.size();
     }

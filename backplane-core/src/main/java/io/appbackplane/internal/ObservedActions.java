@@ -4,6 +4,7 @@ import io.appbackplane.ActionObserver;
 import io.appbackplane.ActionTracer;
 import io.appbackplane.BackplaneComponent;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Composes a backplane's {@link ActionObserver}s and keeps their failures out of the worker. */
 final class ObservedActions {
@@ -63,6 +64,25 @@ final class ObservedActions {
             tracer.actionEnded(running, failure);
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
+        }
+    }
+
+    /** {@link ActionTracer#actionDropped} for each node's queue trace, its failures logged. */
+    static void dropped(ActionTracer tracer, List<ActionNode> nodes, Supplier<Throwable> reason) {
+        Throwable why = null;
+        for (ActionNode node : nodes) {
+            if (node.trace == null) {
+                continue;
+            }
+            if (why == null) {
+                why = reason.get();
+            }
+            try {
+                tracer.actionDropped(node.trace, why);
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
+            }
+            node.trace = null;
         }
     }
 }

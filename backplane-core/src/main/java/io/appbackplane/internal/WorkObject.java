@@ -357,10 +357,11 @@ final class WorkObject {
      * Shutdown: removes every queued action, the front and the awaited reply, and makes later
      * offers fail. A running action finishes; its request completes normally.
      *
+     * @param dropped receives the removed actions (their traces end as dropped), or null
      * @return the requests to fail (those of removed actions and of the awaited reply)
      */
-    List<Request> abandon() {
-        return abandon(true);
+    List<Request> abandon(List<ActionNode> dropped) {
+        return abandon(true, dropped);
     }
 
     /**
@@ -368,17 +369,24 @@ final class WorkObject {
      * later offers fail too, without it (the drain timeout, before the DOWN hooks) the object takes
      * work again. A running action finishes; its request completes normally.
      *
+     * @param dropped receives the removed actions (their traces end as dropped), or null
      * @return the requests to fail (those of removed actions and of the awaited reply)
      */
-    synchronized List<Request> abandon(boolean forever) {
+    synchronized List<Request> abandon(boolean forever, List<ActionNode> dropped) {
         abandoned |= forever;
         List<Request> failed = new ArrayList<>();
         if (front != null) {
             failed.add(front.request);
+            if (dropped != null) {
+                dropped.add(front);
+            }
             front = null;
         }
         for (ActionNode n = head; n != null; n = n.next) {
             failed.add(n.request);
+            if (dropped != null) {
+                dropped.add(n);
+            }
         }
         head = tail = null;
         queued = 0;

@@ -20,6 +20,16 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
 
     /** Records finished, by outcome: completed, dead-lettered, redelivered (still running at a hand-over). */
     public static final String RECORDS = "backplane.kafka.records";
+    /**
+     * Of the redelivered records, those still running here when their partition was lost (no
+     * revocation: they may have run on two nodes at once) (counter).
+     */
+    public static final String RUNNING_WHEN_LOST = "backplane.kafka.records.running.when.lost";
+    /**
+     * Of the redelivered records, those queued in the backplane that never started here because
+     * their partition had moved on (the new owner runs them) (counter).
+     */
+    public static final String CANCELLED_AFTER_HANDOVER = "backplane.kafka.records.cancelled.after.handover";
     /** Seconds the endpoint's partitions were paused by back pressure (counter). */
     public static final String PAUSED = "backplane.kafka.paused";
     /** Partition hand-overs (revocations) this node went through (counter). */
@@ -61,6 +71,8 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
             FunctionCounter.builder(RECORDS, d, x -> x.completed.get()).tags(tags).tag("outcome", "completed").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.deadLettered.get()).tags(tags).tag("outcome", "dead-lettered").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.abandonedAtRevoke.get()).tags(tags).tag("outcome", "redelivered").register(registry);
+            FunctionCounter.builder(RUNNING_WHEN_LOST, d, x -> x.runningAtLoss.get()).tags(tags).register(registry);
+            FunctionCounter.builder(CANCELLED_AFTER_HANDOVER, d, x -> x.cancelledAfterMove.get()).tags(tags).register(registry);
             FunctionCounter.builder(PAUSED, d, x -> x.throttle().pausedNanos() / 1e9).tags(tags).baseUnit("seconds").register(registry);
             FunctionCounter.builder(HANDOVERS, d, x -> x.handovers.get()).tags(tags).register(registry);
             Gauge.builder(HANDOVER_LAST, d, x -> x.lastHandoverNanos.get() / 1e9).tags(tags).baseUnit("seconds").register(registry);

@@ -2,6 +2,7 @@ package io.appbackplane.kafka;
 
 import io.appbackplane.ActionContext;
 import io.appbackplane.EndpointHandler;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -39,6 +40,14 @@ final class RetryingRecordHandler implements EndpointHandler<PartitionFeed.Pendi
             result = invoker.invoke(context, record, pending.key());
         } catch (Exception e) {
             return retryOrFail(context, pending, attempt, e);
+        }
+        if (result instanceof CompletableFuture<?> future && future.isDone()) {
+            // Already answered (a cache hit, a synchronous path): no wait, so no second turn for its reply.
+            try {
+                return future.join();
+            } catch (CompletionException | CancellationException e) {
+                return retryOrFail(context, pending, attempt, e);
+            }
         }
         if (result instanceof CompletionStage<?> stage) {
             return context.awaitReply(stage, (ctx, value, failure) ->

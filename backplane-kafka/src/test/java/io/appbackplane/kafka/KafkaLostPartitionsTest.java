@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.appbackplane.spring.annotation.AppComponent;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -87,6 +88,13 @@ class KafkaLostPartitionsTest {
             assertThat(d.runningAtLoss.get()).isEqualTo(keys);
             assertThat(d.abandonedAtRevoke.get()).isEqualTo(records);
             assertThat(d.cancelledAfterMove.get()).isEqualTo(records - keys);
+            MeterRegistry meters = a.bean(MeterRegistry.class);
+            assertThat(meters.get(BackplaneKafkaMeters.RUNNING_WHEN_LOST).tag("endpoint", "onRecord").functionCounter().count())
+                    .isEqualTo(keys);
+            assertThat(meters.get(BackplaneKafkaMeters.CANCELLED_AFTER_HANDOVER).tag("endpoint", "onRecord").functionCounter()
+                    .count()).isEqualTo(records - keys);
+            assertThat(meters.get(BackplaneKafkaMeters.RECORDS).tag("outcome", "redelivered").functionCounter().count())
+                    .isEqualTo(records);
             assertThat(d.deadLettered.get()).isZero(); // a moved partition is not a failure of its records
             assertThat(TestBroker.committed(group).values()).allMatch(offset -> offset == 0);
         }

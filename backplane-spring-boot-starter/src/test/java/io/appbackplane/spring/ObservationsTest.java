@@ -12,7 +12,14 @@ import io.appbackplane.spring.observation.BackplaneObservations;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import io.appbackplane.BackplaneComponent;
+import io.micrometer.observation.ObservationHandler;
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -78,6 +85,48 @@ class ObservationsTest {
         });
     }
 
+    @Test
+    void on_anActionCancelledWhileQueued_itsQueueObservationStopsWithTheCancellation() {
+        runner.withPropertyValues("backplane.observations.enabled=true").run(context -> {
+            TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+            List<Observation.Context> started = new CopyOnWriteArrayList<>(); // from here on: the state transitions are done
+            List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
+            registry.observationConfig().observationHandler(new ObservationHandler<>() {
+                @Override
+                public boolean supportsContext(Observation.Context c) {
+                    return true;
+                }
+
+                @Override
+                public void onStart(Observation.Context c) {
+                    started.add(c);
+                }
+
+                @Override
+                public void onStop(Observation.Context c) {
+                    stopped.add(c);
+                }
+            });
+            Shop shop = context.getBean(Shop.class);
+            CompletableFuture<String> holding = shop.hold("x"); // the one worker runs it until the gate opens
+            assertThat(Shop.HOLDING.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<String> queued = shop.buy("x"); // queued behind it on the same object
+
+            BackplaneComponent component = context.getBean(BackplaneRegistry.class).get("default").component("shop").orElseThrow();
+            assertThat(component.cancelQueued("x")).isOne();
+            Shop.GATE.countDown();
+            assertThat(holding.get(10, TimeUnit.SECONDS)).isEqualTo("x");
+            assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
+
+            // two queue waits, one run (the cancelled action never ran), and every observation started is stopped
+            assertThat(started).extracting(Observation.Context::getName).containsExactlyInAnyOrder(
+                    BackplaneObservations.QUEUE, BackplaneObservations.RUN, BackplaneObservations.QUEUE);
+            assertThat(stopped).containsExactlyInAnyOrderElementsOf(started);
+            assertThat(stopped).filteredOn(c -> c.getError() != null).singleElement()
+                    .satisfies(c -> assertThat(c.getError()).isInstanceOf(CancellationException.class));
+        });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class App {
         @Bean
@@ -95,6 +144,16 @@ class ObservationsTest {
     static class Shop {
         @Endpoint
         CompletableFuture<String> buy(@ObjectKey String item) {
+            return CompletableFuture.completedFuture(item);
+        }
+
+        static final CountDownLatch HOLDING = new CountDownLatch(1); // static: the bean is a proxy
+        static final CountDownLatch GATE = new CountDownLatch(1);
+
+        @Endpoint
+        CompletableFuture<String> hold(@ObjectKey String item) throws InterruptedException {
+            HOLDING.countDown();
+            GATE.await(10, TimeUnit.SECONDS);
             return CompletableFuture.completedFuture(item);
         }
 

@@ -18,7 +18,9 @@ import io.micrometer.observation.ObservationRegistry;
  * the worker while the action runs (observations the action makes become its children) and stops
  * when the action ends, with the action's failure as its error. Reply handlers and {@code yieldTo}
  * continuations are not submitted: they get a run observation only, with the worker's current
- * observation (usually none) as parent.
+ * observation (usually none) as parent. An action that never runs (removed by {@code
+ * cancelQueued}, or failed by shutdown before it ran) gets no run observation; its queue
+ * observation stops with that failure as its error.
  */
 public final class BackplaneObservations implements ActionTracer, BackplaneBuilderCustomizer {
 
@@ -66,6 +68,15 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
                 run.error(failure);
             }
             run.stop();
+        }
+    }
+
+    /** The action never ran (cancelled, or its backplane shut down): its queue observation ends with the reason as its error. */
+    @Override
+    public void actionDropped(Object queued, Throwable reason) {
+        if (queued instanceof Queued q) {
+            q.queue.error(reason);
+            q.queue.stop();
         }
     }
 
