@@ -24,9 +24,25 @@ import java.util.concurrent.locks.LockSupport;
  * volatile state, so either the worker's second look sees the entry or the producer sees the flag;
  * an unpark before the park leaves a permit, so the park returns at once.
  *
- * <p>The worker side is {@link #awaitWork} and the producer side {@link #signal}; both work on a
- * {@link Parker} (a worker is one), so that {@code WorkerParkingLincheckTest} can run the real
- * protocol with a Lincheck thread standing in for a worker ({@link #enlist}/{@link #delist}).
+ * <h2>Spinning workers take over the producer's wake-up</h2>
+ * Before it parks, an idle worker spins briefly ({@link #spinForWork}), counted in {@code spinning}.
+ * A producer that sees a spinning worker unparks nobody: the spinner will see the entry. That saves
+ * the producer an unpark system call per submit on a busy backplane (where workers run one short
+ * action and look again), but a burst of pushes seen by one spinner must still wake enough
+ * workers. So a worker that comes back from idle (a spin or a park) and takes an entry calls {@link
+ * #tookWorkAfterIdle}: if work is still ready, it signals in the producer's place, and a worker
+ * woken that way does the same, so wake-ups cascade as far as there is work (ForkJoinPool's workers
+ * propagate signals the same way). Why nothing is lost: a producer that skipped read {@code
+ * spinning > 0} after its push, so the spinner's decrement, and every read it makes after it, comes
+ * after that push. The spinner then either takes an entry and checks for more (its check sees the
+ * push unless the entry was taken), or finds nothing and parks through {@link #awaitWork}, whose
+ * second look sees the push. Workers that go on from a turn of their own do not check: a producer
+ * never leaves its wake-up to a worker that is not spinning.
+ *
+ * <p>The worker side is {@link #spinForWork}, {@link #awaitWork} and {@link #tookWorkAfterIdle},
+ * the producer side {@link #signal}; they work on a {@link Parker} (a worker is one), so that {@code
+ * WorkerParkingLincheckTest} can run the real protocol with Lincheck threads standing in for workers
+ * ({@link #enlist}/{@link #delist}).
  */
 final class WorkerPool {
 
@@ -53,6 +69,8 @@ final class WorkerPool {
     private final AtomicInteger target = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
     private final AtomicInteger idle = new AtomicInteger();
+    /** Workers inside {@link #spinForWork}: while there is one, a producer leaves its wake-up to it. */
+    private final AtomicInteger spinning = new AtomicInteger();
     private final AtomicInteger nextId = new AtomicInteger();
     /** Workers that died of an error and were replaced. */
     private final java.util.concurrent.atomic.AtomicLong replaced = new java.util.concurrent.atomic.AtomicLong();
@@ -88,9 +106,12 @@ final class WorkerPool {
         }
     }
 
-    /** Wakes one parked worker, if any. Called after an entry was pushed. */
+    /**
+     * Wakes one parked worker, if any and if no worker is spinning (a spinner will see the work and
+     * wake others if more is ready; see the class comment). Called after an entry was pushed.
+     */
     void signal() {
-        if (idle.get() == 0) {
+        if (idle.get() == 0 || spinning.get() > 0) {
             return;
         }
         for (Parker w : workers) {
@@ -146,6 +167,11 @@ final class WorkerPool {
         return idle.get();
     }
 
+    /** Workers spinning before they park (a moment-old count; tests). */
+    int spinning() {
+        return spinning.get();
+    }
+
     /** Workers replaced after dying of an error (statistics). */
     long replaced() {
         return replaced.get();
@@ -161,6 +187,51 @@ final class WorkerPool {
         LOG.log(System.Logger.Level.ERROR, "backplane ''" + backplaneName + "'': a worker died of an unexpected error;"
                 + " starting a replacement", cause);
         setThreads(target.get());
+    }
+
+    /**
+     * Looks for work a few microseconds before parking: on a busy backplane new work usually arrives
+     * within that, and a park costs this worker a sleep and its submitter an unpark system call.
+     * Short (well under a scheduler time slice), so an idle backplane still parks at once for
+     * practical purposes (rule 9). Counted in {@code spinning} throughout (see the class comment).
+     *
+     * @return whether work (or a stop) came: the worker selects again, and calls {@link
+     *     #tookWorkAfterIdle} if it takes an entry
+     */
+    boolean spinForWork(int spins) {
+        startSpinning();
+        try {
+            for (int i = 0; i < spins; i++) {
+                Thread.onSpinWait();
+                if (scheduler.hasReadyObjects() || stopping) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            stopSpinning();
+        }
+    }
+
+    /** Counts the caller as spinning: {@link #spinForWork}'s first step (a test may take it alone). */
+    void startSpinning() {
+        spinning.incrementAndGet();
+    }
+
+    /** Undoes {@link #startSpinning}: {@link #spinForWork}'s last step. */
+    void stopSpinning() {
+        spinning.decrementAndGet();
+    }
+
+    /**
+     * A worker back from idle (a spin or a park) took an entry: it wakes another worker if work is
+     * still ready, on behalf of producers that left their wake-up to a spinner (see the class
+     * comment).
+     */
+    void tookWorkAfterIdle() {
+        if (scheduler.hasReadyObjects()) {
+            signal();
+        }
     }
 
     /**
@@ -247,9 +318,12 @@ final class WorkerPool {
                 while (!shouldExit()) {
                     // After a turn, the end of its last action is a recent enough "now" for the CPU check.
                     ReadyEntry entry = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
+                    if (!justRan && entry.object != null) {
+                        tookWorkAfterIdle(); // back from a spin or a park: wake another for what is left
+                    }
                     justRan = false;
                     if (entry == ReadyEntry.NONE) {
-                        if (!spinForWork()) {
+                        if (!spinForWork(SPINS_BEFORE_PARK)) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
                             context.cpuMeter.woke();
@@ -291,22 +365,6 @@ final class WorkerPool {
 
         boolean isBusy() {
             return (boolean) BUSY.getAcquire(this);
-        }
-
-        /**
-         * Looks for work for a few microseconds before parking: on a busy backplane new work
-         * usually arrives within that, and a park costs this worker a sleep and its submitter an
-         * unpark system call. Short (well under a scheduler time slice), so an idle backplane
-         * still parks at once for practical purposes (rule 9).
-         */
-        private boolean spinForWork() {
-            for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
-                Thread.onSpinWait();
-                if (scheduler.hasReadyObjects() || stopping) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         /** Stop (shutdown) or retire (surplus worker): CAS live down by one, once. */

@@ -20,39 +20,49 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck test of {@link WorkerPool}'s parking protocol ("parking without lost wake-ups"): a lost
- * wake-up shows as a worker parked forever, which Lincheck's model checking reports as a hang.
+ * Lincheck test of {@link WorkerPool}'s parking protocol ("parking without lost wake-ups" and
+ * "spinning workers take over the producer's wake-up"): a lost wake-up shows as a worker parked
+ * forever, which Lincheck's model checking reports as a hang.
  *
  * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
- * 0), its {@link WorkerPool#awaitWork} (announce, second look through the real {@link
- * Scheduler#hasRunnableWork()}, park) and {@link WorkerPool#signal} (CAS the flag, unpark), over a
- * real {@link Scheduler} and {@link ReadyQueues}. Only the park itself is the harness's ({@link
- * StandIn}): Lincheck models {@code LockSupport.park} as possibly spurious and, in user code, lets it
- * return at once. One Lincheck thread stands in for a worker ({@link WorkerPool#enlist}):
- * {@code workerLoopOnce} is the worker's loop — {@code select}, and on NONE {@code awaitWork} —
- * until it takes an entry. Submitters do what a submit does: make an object READY, push its entry,
- * then signal ({@link Scheduler#push} pushes and calls {@code backplane.signalWork()}, which is
- * {@code workers.signal()}; the shared backplane is in step mode, so the harness calls the pool's
- * {@code signal} itself, right after the push, in the same order).
+ * 0), its {@link WorkerPool#spinForWork} (a short spin, counted), {@link WorkerPool#awaitWork}
+ * (announce, second look through the real {@link Scheduler#hasRunnableWork()}, park), {@link
+ * WorkerPool#tookWorkAfterIdle} (wake another for what is left) and {@link WorkerPool#signal} (skip
+ * while a worker spins, else CAS a flag and unpark), over a real {@link Scheduler} and {@link
+ * ReadyQueues}. Only the park itself is the harness's ({@link StandIn}): Lincheck models {@code
+ * LockSupport.park} as possibly spurious and, in user code, lets it return at once. Lincheck
+ * threads stand in for workers ({@link WorkerPool#enlist}): {@code workerLoopOnce} is the worker's
+ * loop (select; on NONE spin, then await; after taking an entry following a spin or a park, {@code
+ * tookWorkAfterIdle}) until it takes an entry. Submitters do what a submit does: make an object
+ * READY, push its entry, then signal ({@link Scheduler#push} pushes and calls {@code
+ * backplane.signalWork()}, which is {@code workers.signal()}; the shared backplane is in step mode,
+ * so the harness calls the pool's {@code signal} itself, right after the push, in the same order).
  *
  * <p>A real worker would park forever when nothing is ever submitted again; that is no bug, but a
- * hang all the same. So the stand-in waits only for work it is owed: each submit counts itself
- * ({@code started}) before its entry exists, and the worker leaves when it has taken as many entries
- * as submits started. That check comes before {@code awaitWork} and never after a park, so it
- * cannot hide a lost wake-up: a submit that started before the worker's check pushes its entry and
- * signals afterwards, and only the protocol can make the worker see one or the other. The worker
- * operation is in a non-parallel group: with two workers, one could wait for an entry the other
- * took, a hang the protocol does not promise to avoid.
+ * hang all the same. So a stand-in waits only for work it is owed: each submit counts itself
+ * ({@code started}) before its entry exists, and a worker, on starting, claims one of the started
+ * submits nobody has claimed, or leaves at once. A claiming worker stays until it takes an entry
+ * (any entry: claims never exceed submits, so there is one for every claimant). Its one check comes
+ * before any look for work, so it cannot hide a lost wake-up. Workers run in parallel: a worker that
+ * took its entry leaves, as a real worker busy with a long action would stay away, so an entry left
+ * queued behind it must wake another worker (the cascade of {@code tookWorkAfterIdle}).
  *
- * <p>{@code @Validate}: every submitted entry was taken or is still queued, no worker is idle.
+ * <p>{@code @Validate}: every submitted entry was taken or is still queued, no worker is idle or
+ * spinning.
  *
  * <p>Checked to bite: with the second look removed from {@code awaitWork}, or done before the
- * announce, both tests fail with "The execution has hung" on {@code workerLoopOnce() || submit}
- * (the submit pushes and reads {@code idle == 0} between the worker's look and its park).
+ * announce, the tests fail with "The execution has hung" on {@code workerLoopOnce() || submit}
+ * (the submit pushes and reads {@code idle == 0} between the worker's look and its park). A missing
+ * cascade ({@code tookWorkAfterIdle} a no-op) needs an interleaving of six switches, which model
+ * checking did not reach in 20,000 invocations; {@code WorkerWakeCascadeTest} drives that one
+ * interleaving by hand and fails on it.
  */
 public class WorkerParkingLincheckTest {
 
     static final int PRIORITIES = 2;
+
+    /** The stand-in's spin before it parks: short, so model checking explores it fully. */
+    static final int SPINS = 2;
 
     /** An action that is never run: the worker only takes objects. */
     static final class NeverRun implements Action<Object> {
@@ -106,6 +116,8 @@ public class WorkerParkingLincheckTest {
                 new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
         /** Submits begun (counted before the entry is pushed); also the next key. */
         private final AtomicInteger started = new AtomicInteger();
+        /** Workers that stay until they take an entry; never more than {@code started}. */
+        private final AtomicInteger claimed = new AtomicInteger();
         private final AtomicInteger taken = new AtomicInteger();
 
         public Parking() {}
@@ -123,32 +135,52 @@ public class WorkerParkingLincheckTest {
             pool.signal(); // what signalWork() does on a threaded backplane
         }
 
-        /** The worker's loop until it takes an entry, or leaves when no started submit is left to take. */
-        @Operation(nonParallelGroup = "worker")
+        /** The worker's loop until it takes an entry, or nothing when no started submit is left to claim. */
+        @Operation
         public void workerLoopOnce() {
+            if (!claimOne()) {
+                return; // owed nothing: a real worker would park until the next submit
+            }
             StandIn me = new StandIn();
             pool.enlist(me);
             try {
+                boolean backFromIdle = false; // a real worker comes here from a turn of its own
                 while (true) {
                     ReadyEntry entry = scheduler.select();
                     if (entry.object != null) {
                         taken.incrementAndGet(); // the object stays RUNNING: nothing else looks at it
+                        if (backFromIdle) {
+                            pool.tookWorkAfterIdle();
+                        }
                         return;
                     }
                     require(entry == ReadyEntry.NONE, "throttled without a CPU limit");
-                    if (taken.get() >= started.get()) {
-                        return; // owed nothing: a real worker would park until the next submit
+                    if (!pool.spinForWork(SPINS)) {
+                        pool.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
-                    pool.awaitWork(me, 0); // parks forever if the wake-up is lost
+                    backFromIdle = true;
                 }
             } finally {
                 pool.delist(me);
             }
         }
 
+        private boolean claimOne() {
+            while (true) {
+                int c = claimed.get();
+                if (c >= started.get()) {
+                    return false;
+                }
+                if (claimed.compareAndSet(c, c + 1)) {
+                    return true;
+                }
+            }
+        }
+
         @Validate
         public void validate() {
             require(pool.idle() == 0, pool.idle() + " workers still idle");
+            require(pool.spinning() == 0, pool.spinning() + " workers still spinning");
             int queued = 0;
             for (ReadyEntry e = scheduler.select(); e.object != null; e = scheduler.select()) {
                 queued++;
@@ -174,7 +206,20 @@ public class WorkerParkingLincheckTest {
                 .check(Parking.class);
     }
 
-    /** Random scenarios: two threads of three operations plus init and post parts; worker loops share one thread. */
+    /**
+     * The cascade's own scenario: two submits skip their wake-up while a worker spins; the spinner
+     * must wake the other worker for the second entry.
+     */
+    @Test
+    public void twoWorkersAgainstTwoSubmits_modelChecking() {
+        new ModelCheckingOptions()
+                .iterations(0)
+                .invocationsPerIteration(2_000)
+                .addCustomScenario(twoWorkersAgainstTwoSubmits())
+                .check(Parking.class);
+    }
+
+    /** Random scenarios: two threads of three operations plus init and post parts. */
     @Test
     public void parking_modelChecking() {
         modelChecking(1).check(Parking.class);
@@ -202,6 +247,22 @@ public class WorkerParkingLincheckTest {
             Actor submit = new Actor(Parking.class.getMethod("submit", int.class), List.<Object>of(0));
             // Lincheck sets the @Validate function of a custom scenario itself.
             return new ExecutionScenario(List.of(), List.of(List.of(worker), List.of(submit)), List.of(), null);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * {@code workerLoopOnce() || workerLoopOnce() || submit(0) || submit(0)}: the submits run in
+     * threads of their own, so that both can count themselves before either pushes, and a worker can
+     * claim the second and park before the first entry exists.
+     */
+    static ExecutionScenario twoWorkersAgainstTwoSubmits() {
+        try {
+            Actor worker = new Actor(Parking.class.getMethod("workerLoopOnce"), List.of());
+            Actor submit = new Actor(Parking.class.getMethod("submit", int.class), List.<Object>of(0));
+            return new ExecutionScenario(List.of(),
+                    List.of(List.of(worker), List.of(worker), List.of(submit), List.of(submit)), List.of(), null);
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }

@@ -1,0 +1,135 @@
+package io.appbackplane.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.CpuLimit;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wake-up hand-over of {@link WorkerPool} ("spinning workers take over the producer's wake-up"),
+ * driven one step at a time: producers that see a spinning worker wake nobody, and the spinner,
+ * once it has taken an entry, wakes a parked worker for what is left.
+ *
+ * <p>The test thread plays the spinning worker ({@code startSpinning}, then {@code select} and
+ * {@code tookWorkAfterIdle}, the steps of {@code spinForWork} and the worker loop); a second thread
+ * is a worker parked in {@code awaitWork} with {@link WorkerParkingLincheckTest.StandIn}'s park,
+ * which never wakes spuriously, so only a signal can wake it. With {@code tookWorkAfterIdle} a no-op
+ * the second entry waits beside a parked worker and the test fails.
+ */
+class WorkerWakeCascadeTest {
+
+    private final ReadyQueues ready = new ReadyQueues(2);
+    private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready,
+            new QuotaLedger(new int[] {64, 64}),
+            new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
+    private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
+    private final DefaultComponent component =
+            new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+    private final AtomicReference<WorkerPool.Parker> parkedWorker = new AtomicReference<>();
+    private final AtomicReference<ReadyEntry> takenByParkedWorker = new AtomicReference<>();
+    private volatile boolean done;
+    private Thread parked;
+
+    @AfterEach
+    void endTheParkedWorker() throws InterruptedException {
+        done = true;
+        pool.stop(); // wakes it if parked; if it is about to park, the second look sees the stop
+        if (parked != null) {
+            parked.join(10_000);
+            assertThat(parked.isAlive()).as("the parked worker ended").isFalse();
+        }
+    }
+
+    @Test
+    void producersLeaveTheirWakeUpToASpinner_whichWakesAParkedWorkerForWhatIsLeft() {
+        startParkedWorker();
+
+        pool.startSpinning(); // this thread now spins, as a worker that has just found nothing
+        submit(1);
+        submit(2);
+        assertThat(parkedWorker.get().parked.get())
+                .as("a producer that saw a spinning worker unparked nobody").isTrue();
+
+        pool.stopSpinning(); // the spin saw work
+        ReadyEntry taken = scheduler.select();
+        assertThat(taken.object).isNotNull();
+        pool.tookWorkAfterIdle();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
+        assertThat(takenByParkedWorker.get().object).isNotSameAs(taken.object);
+        assertThat(pool.idle()).isZero();
+        assertThat(pool.spinning()).isZero();
+    }
+
+    @Test
+    void withNoSpinner_aProducerWakesTheParkedWorkerItself() {
+        startParkedWorker();
+
+        submit(1);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
+        assertThat(pool.idle()).isZero();
+    }
+
+    @Test
+    void aSpinnerThatTookTheOnlyEntry_wakesNobody() {
+        startParkedWorker();
+
+        pool.startSpinning();
+        submit(1);
+        pool.stopSpinning();
+        assertThat(scheduler.select().object).isNotNull();
+        pool.tookWorkAfterIdle();
+
+        assertThat(parkedWorker.get().parked.get()).as("nothing left, so no wake-up").isTrue();
+        assertThat(pool.idle()).isEqualTo(1);
+    }
+
+    @Test
+    void spinForWork_returnsAtOnceWhenWorkIsReady_andCountsItselfOnlyWhileSpinning() {
+        assertThat(pool.spinForWork(1_000)).as("nothing ready: spun out").isFalse();
+        submit(1);
+        assertThat(pool.spinForWork(Integer.MAX_VALUE)).as("work ready").isTrue();
+        assertThat(pool.spinning()).isZero();
+    }
+
+    /** A worker that found nothing and parked: it takes one entry when woken, then leaves. */
+    private void startParkedWorker() {
+        parked = new Thread(() -> {
+            WorkerParkingLincheckTest.StandIn me = new WorkerParkingLincheckTest.StandIn();
+            parkedWorker.set(me);
+            pool.enlist(me);
+            try {
+                while (!done) {
+                    ReadyEntry entry = scheduler.select();
+                    if (entry.object != null) {
+                        takenByParkedWorker.set(entry);
+                        return;
+                    }
+                    pool.awaitWork(me, 0);
+                }
+            } finally {
+                pool.delist(me);
+            }
+        }, "parked-worker");
+        parked.setDaemon(true);
+        parked.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.idle() == 1);
+    }
+
+    /** What a submit to a fresh key does: the object goes READY, its entry is pushed, a worker signalled. */
+    private void submit(int key) {
+        WorkObject object = new WorkObject(component, key);
+        ActionNode node = new ActionNode(WorkerParkingLincheckTest.NeverRun.INSTANCE, 0,
+                new Request(component, key, 0, null, null, null, false), 0L);
+        ReadyEntry entry = object.enqueue(node);
+        assertThat(entry.object).isSameAs(object);
+        scheduler.push(entry); // signalWork() is a no-op on the step-mode backplane
+        pool.signal(); // what signalWork() does on a threaded backplane
+    }
+}
