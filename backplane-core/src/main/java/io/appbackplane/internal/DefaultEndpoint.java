@@ -98,7 +98,7 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
     private void checkAccepting() {
         ComponentState state = component.state();
         if (!accepting.contains(state)) {
-            throw component.rejectForState(this, "endpoint '" + spec.name() + "' of component '" + component.name()
+            throw component.admission.rejectForState(this, "endpoint '" + spec.name() + "' of component '" + component.name()
                     + "' accepts work in " + accepting + ", but the component is in " + state
                     + (component.backplaneImpl().isShutdown() ? "; its backplane is shutting down" : "; retry when it is"));
         }

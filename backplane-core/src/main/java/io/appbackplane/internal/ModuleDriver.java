@@ -113,7 +113,7 @@ final class ModuleDriver {
                 // the same order with components of linked backplanes: they move in their own backplane's move
                 List<DefaultComponent> linked = state == ComponentState.DOWN ? links.dependentsOf(name) : links.dependenciesOf(name);
                 for (DefaultComponent other : linked) {
-                    waitFor.add(other.whenEntered(state));
+                    waitFor.add(other.module.whenEntered(state));
                 }
                 CompletableFuture<Void> transition = CompletableFuture.allOf(waitFor.toArray(CompletableFuture[]::new))
                         .handle((ignored, failure) -> failure == null
@@ -138,7 +138,7 @@ final class ModuleDriver {
     /** Runs the component's transition into {@code state} as an action on its own object. */
     private static CompletableFuture<Void> enter(DefaultComponent component, ComponentState state,
             ConcurrentLinkedQueue<Throwable> rootFailures) {
-        CompletableFuture<Void> entered = component.transition(state);
+        CompletableFuture<Void> entered = component.module.transition(state);
         return entered.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 rootFailures.add(unwrap(failure));
@@ -153,7 +153,7 @@ final class ModuleDriver {
                 : String.valueOf(root);
         ComponentStateException blocked = new ComponentStateException(component.name(), state, "component '"
                 + component.name() + "' did not enter " + state + " because " + because, root);
-        component.willNotEnter(state, blocked); // dependents in linked backplanes must not wait for it
+        component.module.willNotEnter(state, blocked); // dependents in linked backplanes must not wait for it
         return blocked;
     }
 

@@ -90,7 +90,7 @@ final class PooledObjects implements ObjectPool {
     @Override
     public void release() {
         if (released.compareAndSet(false, true)) {
-            component.poolReleased(this);
+            component.keyedObjects.poolReleased(this);
             for (WorkObject object : objects) {
                 if (object.unpin()) {
                     component.forgetReleased(object);

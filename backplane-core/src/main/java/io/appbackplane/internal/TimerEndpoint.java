@@ -33,7 +33,7 @@ final class TimerEndpoint implements TimerHandle {
         ComponentState state = component.state();
         boolean accepting = spec.acceptingStates().contains(state);
         if (accepting && running == null && !cancelled) {
-            running = component.startTimer(spec);
+            running = component.timers.startTimer(spec);
         } else if (!accepting && running != null) {
             stopRunning();
         }
