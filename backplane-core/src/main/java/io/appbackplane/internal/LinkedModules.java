@@ -1,7 +1,9 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.Backplane;
 import io.appbackplane.ComponentGraphException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,8 @@ import java.util.Set;
  * backplanes it depends on (it enters a state after they have) and those that depend on it (it goes
  * DOWN after they have). Built and validated when a move starts: a name found nowhere, or a cycle
  * through several backplanes, fails the move before anything moves. A dependency is resolved in the
- * component's own backplane first, then in the linked ones in link order.
+ * component's own backplane first, then in the linked ones in link order. {@link #link} makes the
+ * links.
  */
 final class LinkedModules {
 
@@ -24,6 +27,26 @@ final class LinkedModules {
     private LinkedModules(Map<String, List<DefaultComponent>> dependencies, Map<String, List<DefaultComponent>> dependents) {
         this.dependencies = dependencies;
         this.dependents = dependents;
+    }
+
+    /**
+     * Links {@code backplanes} to each other ({@link DefaultBackplane#link}): sets each one's {@link
+     * DefaultBackplane#linked} to the others, in the given order.
+     *
+     * @throws IllegalArgumentException if one was not built by {@link Backplane.Builder}
+     */
+    static void link(Collection<? extends Backplane> backplanes) {
+        List<DefaultBackplane> all = new ArrayList<>();
+        for (Backplane backplane : backplanes) {
+            if (!(backplane instanceof DefaultBackplane b)) {
+                throw new IllegalArgumentException("backplane '" + backplane.name() + "' (" + backplane.getClass().getName()
+                        + ") cannot be linked; allowed: backplanes built by Backplane.builder(name)");
+            }
+            all.add(b);
+        }
+        for (DefaultBackplane b : all) {
+            b.linked = all.stream().filter(other -> other != b).toList();
+        }
     }
 
     /**
@@ -45,7 +68,7 @@ final class LinkedModules {
                 }
             }
         }
-        for (DefaultBackplane other : backplane.linked()) {
+        for (DefaultBackplane other : backplane.linked) {
             for (DefaultComponent theirs : other.componentsIncludingSelf()) {
                 Set<String> theirLocal = names(other.componentsIncludingSelf());
                 for (String dependency : theirs.dependencies()) {
@@ -78,7 +101,7 @@ final class LinkedModules {
     }
 
     private static DefaultComponent resolve(DefaultBackplane from, String name) {
-        for (DefaultBackplane other : from.linked()) {
+        for (DefaultBackplane other : from.linked) {
             for (DefaultComponent candidate : other.componentsIncludingSelf()) {
                 if (candidate.name().equals(name)) {
                     return candidate;
@@ -92,7 +115,7 @@ final class LinkedModules {
     private static void checkNoCycleAcross(DefaultBackplane backplane) {
         List<DefaultBackplane> all = new ArrayList<>();
         all.add(backplane);
-        all.addAll(backplane.linked());
+        all.addAll(backplane.linked);
         Map<String, List<String>> graph = new LinkedHashMap<>(); // "backplane/component" -> its dependencies, same form
         Map<String, String> plainNames = new HashMap<>();
         for (DefaultBackplane b : all) {

@@ -86,7 +86,7 @@ public final class OffloadExecutor {
             reply.completeExceptionally(new IllegalStateException("offload needs a backplane built by Backplane.builder()"));
             return;
         }
-        own.offloads().run(own, component, call, reply);
+        own.offloads.get().run(own, component, call, reply);
     }
 
     private <R> void run(DefaultBackplane own, String component, Callable<R> call, CompletableFuture<R> reply) {

@@ -107,7 +107,7 @@ final class Request {
                 future.completeExceptionally(failure);
             }
         } else if (failure != null) {
-            component.backplaneImpl().unobservedFailure(component, key, failure);
+            component.backplaneImpl().listeners.unobservedFailure(component, key, failure);
         }
     }
 }

@@ -146,7 +146,7 @@ final class ScheduledTimer implements TimerHandle {
     /** The timer is over (fired once, schedule exhausted, backplane closing): forget it. */
     private void end() {
         cancelled = true;
-        component.backplaneImpl().timerCancelled(this);
+        component.backplaneImpl().sequence.timerCancelled(this);
     }
 
     @Override
@@ -156,7 +156,7 @@ final class ScheduledTimer implements TimerHandle {
         if (t != null) {
             t.cancel();
         }
-        component.backplaneImpl().timerCancelled(this);
+        component.backplaneImpl().sequence.timerCancelled(this);
     }
 
     @Override

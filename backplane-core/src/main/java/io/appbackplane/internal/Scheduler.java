@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
 final class Scheduler {
 
     private final DefaultBackplane backplane;
+    private final BackplaneCounters counters;
     private final BackplaneClock clock;
     private final ReadyQueues ready;
     private final QuotaLedger quotas;
@@ -34,6 +35,7 @@ final class Scheduler {
     Scheduler(DefaultBackplane backplane, ReadyQueues ready, QuotaLedger quotas, CpuBudget cpu,
             int actionsPerTurn, Duration slowActionThreshold) {
         this.backplane = backplane;
+        this.counters = backplane.counters;
         this.clock = backplane.clock();
         this.ready = ready;
         this.quotas = quotas;
@@ -216,7 +218,7 @@ final class Scheduler {
             long end = clock.nanoTime();
             context.lastActionEnd = end;
             context.cpuMeter.actionRan(start, end);
-            backplane.futureCallbacksRan(end - start);
+            counters.futureCallbacksRan(end - start);
         }
     }
 
@@ -266,7 +268,7 @@ final class Scheduler {
         context.lastActionEnd = end;
         long runTime = end - start;
         context.cpuMeter.actionRan(start, end);
-        backplane.actionRan(object.component, node, start - node.enqueuedAt, runTime);
+        counters.actionRan(object.component, node, start - node.enqueuedAt, runTime);
         if (runTime > slowActionNanos) {
             slowAction(object, node, runTime);
         }
@@ -296,12 +298,12 @@ final class Scheduler {
 
     private void slowAction(WorkObject object, ActionNode node, long runTime) {
         object.component.counters.slowActions.increment();
-        backplane.priorityCounters(node.priority).slowActions.increment();
+        counters.priority(node.priority).slowActions.increment();
         if (node.request.endpoint != null) {
             node.request.endpoint.slowActions.increment();
         }
-        backplane.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(), object.key,
-                node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
+        backplane.listeners.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(),
+                object.key, node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
     }
 
     /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */

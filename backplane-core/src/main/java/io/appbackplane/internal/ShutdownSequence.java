@@ -1,9 +1,18 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.Backplane;
 import io.appbackplane.Backplane.ShutdownReport;
 import io.appbackplane.ComponentState;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,6 +40,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Phases only move forward, each by one CAS, so each phase's exit runs once however many threads
  * race to it (a finishing request, the deadline timer, {@code close()}). Invariant: the report
  * completes exactly once, after the phase is {@link #STOPPED}.
+ *
+ * <p>Timer firings come from outside, so none are wanted once shutdown began: the components' live
+ * timers are cancelled when it begins, and one started later is cancelled at once.
  */
 final class ShutdownSequence {
 
@@ -43,13 +55,15 @@ final class ShutdownSequence {
     /** Terminal: what remained was failed; workers and timers stop. */
     static final int STOPPED = 3;
 
-    private static final System.Logger LOG = System.getLogger(io.appbackplane.Backplane.class.getName());
+    private static final System.Logger LOG = System.getLogger(Backplane.class.getName());
 
     private final DefaultBackplane backplane;
     private final AtomicInteger phase = new AtomicInteger(RUNNING);
     private final LongAdder finishedWhileDraining = new LongAdder();
     private final AtomicLong failedAtShutdown = new AtomicLong();
     private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
+    /** The components' timers not yet over, cancelled when shutdown begins. */
+    private final Set<ScheduledTimer> liveTimers = ConcurrentHashMap.newKeySet();
     /** The pending deadline of the current phase (drain, then DOWN), or null. */
     private final AtomicReference<TimerService.Task> deadline = new AtomicReference<>();
     /** Whether the components' move DOWN is over (done, failed or skipped). */
@@ -65,28 +79,87 @@ final class ShutdownSequence {
         return phase.get();
     }
 
-    /** Completes when the backplane has stopped. */
-    CompletableFuture<ShutdownReport> report() {
+    /**
+     * Starts the sequence ({@link Backplane#shutdown(Duration, Duration)}); either way returns the
+     * report, of this sequence or of the one already started.
+     */
+    CompletableFuture<ShutdownReport> begin(Duration drainTimeout, Duration downTimeout) {
+        checkTimeout("drainTimeout", drainTimeout);
+        checkTimeout("downTimeout", downTimeout);
+        if (phase.compareAndSet(RUNNING, DRAINING)) {
+            this.downTimeout = downTimeout;
+            for (ScheduledTimer timer : liveTimers) {
+                timer.cancel(); // timer firings come from outside: none once shutdown began
+            }
+            if (drainTimeout.isZero()) {
+                endDrain(true);
+            } else {
+                schedule(drainTimeout, () -> endDrain(true));
+                progress();
+            }
+        }
         return report;
     }
 
     /**
-     * Starts the sequence, or returns the report of the one already started.
-     *
-     * @param onBegin runs once, when this call starts the sequence, before anything drains
+     * {@link Backplane#close()}: begins with {@link Backplane#DEFAULT_DRAIN_TIMEOUT} for both phases
+     * and waits for the report, interrupting the workers if actions still run 10 s after both
+     * timeouts; in step mode ({@code workers} null) fails what is left at once. Fails at once when
+     * called from one of the backplane's own actions.
      */
-    void begin(Duration drainTimeout, Duration downTimeout, Runnable onBegin) {
-        if (!phase.compareAndSet(RUNNING, DRAINING)) {
+    void close(WorkerPool workers) {
+        String name = backplane.name();
+        if (backplane.isWorkerThread()) {
+            // It would wait for the drain, which waits for the action calling it: fail at once instead.
+            throw new IllegalStateException("close() of backplane '" + name + "' was called from one of its own actions"
+                    + " (thread " + Thread.currentThread().getName() + "); it would wait for the drain, which waits for"
+                    + " this action. Call shutdown(drainTimeout) there without waiting for it, or close from another thread");
+        }
+        if (workers == null) {
+            begin(Duration.ZERO, Duration.ZERO);
+            stop(); // also when an earlier shutdown(d > 0) still waits for a manual clock
+            report.join();
             return;
         }
-        this.downTimeout = downTimeout;
-        onBegin.run();
-        if (drainTimeout.isZero()) {
-            endDrain(true);
-        } else {
-            schedule(drainTimeout, () -> endDrain(true));
-            progress();
+        Duration timeout = Backplane.DEFAULT_DRAIN_TIMEOUT;
+        CompletableFuture<ShutdownReport> done = begin(timeout, timeout);
+        long waitMillis = 2 * timeout.toMillis() + 10_000; // the drain, the DOWN hooks, 10 s more
+        try {
+            done.get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane ''{0}'': actions still running 10 s after the drain and"
+                    + " DOWN timeouts; interrupting its workers", name);
+            workers.interruptAll();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("backplane '" + name + "' failed to shut down", e.getCause());
         }
+    }
+
+    private static void checkTimeout(String what, Duration timeout) {
+        Objects.requireNonNull(timeout, what + " must not be null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(what + " " + timeout + " is invalid; allowed: zero or positive");
+        }
+    }
+
+    /** Tracks a timer a component started; cancels it at once if shutdown has begun. */
+    void timerStarted(ScheduledTimer timer) {
+        liveTimers.add(timer);
+        if (phase.get() != RUNNING) {
+            timer.cancel();
+        }
+    }
+
+    /** Forgets a timer that is over (fired once, exhausted, cancelled). */
+    void timerCancelled(ScheduledTimer timer) {
+        liveTimers.remove(timer);
+    }
+
+    /** Timers not yet over; for tests (a fired one-shot must not linger). */
+    int liveTimerCount() {
+        return liveTimers.size();
     }
 
     /**
@@ -104,9 +177,9 @@ final class ShutdownSequence {
     /** Moves to the next phase if the current one is over (nothing outstanding; the move DOWN over). */
     void progress() {
         int p = phase.get();
-        if (p == DRAINING && backplane.nothingOutstanding()) {
+        if (p == DRAINING && backplane.isIdle()) { // isIdle: nothing outstanding
             endDrain(false);
-        } else if (p == GOING_DOWN && downMoveOver && backplane.nothingOutstanding()) {
+        } else if (p == GOING_DOWN && downMoveOver && backplane.isIdle()) {
             stop();
         }
     }
@@ -118,7 +191,7 @@ final class ShutdownSequence {
         }
         cancelDeadline();
         if (timedOut) {
-            failedAtShutdown.addAndGet(backplane.failRemaining(false));
+            failedAtShutdown.addAndGet(failRemaining(false));
         }
         schedule(downTimeout, this::stop);
         CompletableFuture<Void> down;
@@ -142,7 +215,7 @@ final class ShutdownSequence {
     }
 
     /** Fails whatever remains and stops the workers and timers; at the DOWN timeout, or when all is done. */
-    void stop() {
+    private void stop() {
         int p = phase.get();
         if (p == DRAINING) { // close() in step mode, or shutdown(ZERO) racing: go through the DOWN phase's start first
             endDrain(true);
@@ -152,9 +225,34 @@ final class ShutdownSequence {
             return;
         }
         cancelDeadline();
-        failedAtShutdown.addAndGet(backplane.failRemaining(true));
+        failedAtShutdown.addAndGet(failRemaining(true));
         backplane.stopWorkersAndTimers().whenComplete((ignored, failure) ->
                 report.complete(new ShutdownReport(finishedWhileDraining.sum(), failedAtShutdown.get())));
+    }
+
+    /**
+     * Fails everything queued or waiting for a reply in every object (running actions finish), with
+     * {@code BackplaneShutdownException}; {@code forever} also makes the objects refuse later work.
+     *
+     * @return how many requests this call failed
+     */
+    private long failRemaining(boolean forever) {
+        long failed = 0;
+        for (DefaultComponent component : backplane.componentsIncludingSelf()) {
+            for (WorkObject object : component.objects()) {
+                List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
+                for (Request request : object.abandon(forever, dropped)) {
+                    if (!request.isFinished()) {
+                        failed++;
+                    }
+                    request.abandon();
+                }
+                if (dropped != null) {
+                    ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(component));
+                }
+            }
+        }
+        return failed;
     }
 
     private void schedule(Duration timeout, Runnable action) {

@@ -56,10 +56,10 @@ class TimerLifecycleTest {
         for (int i = 0; i < 100; i++) {
             app.schedule("k" + i, 1, Duration.ofMillis(5), ctx -> null);
         }
-        assertThat(backplane.liveTimerCount()).isEqualTo(100);
+        assertThat(backplane.sequence.liveTimerCount()).isEqualTo(100);
         clock.advance(Duration.ofMillis(5));
         backplane.stepper().runUntilIdle();
-        assertThat(backplane.liveTimerCount()).isZero();
+        assertThat(backplane.sequence.liveTimerCount()).isZero();
     }
 
     @Test
@@ -85,7 +85,7 @@ class TimerLifecycleTest {
         clock.advance(Duration.ofSeconds(1));
         backplane.stepper().runUntilIdle();
         assertThat(fired.get()).isEqualTo(1);
-        assertThat(backplane.liveTimerCount()).isZero();
+        assertThat(backplane.sequence.liveTimerCount()).isZero();
         assertThat(timer.firings()).isEqualTo(1);
     }
 
