@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>priorities are not inverted beyond one action per worker: once a request is ready at a
  *       priority with an unlimited quota (and so are the more urgent ones its object may rise to
  *       meanwhile) (submitted to an object with nothing outstanding), at
- *       most one action of a less urgent object per worker starts before it (a worker that
- *       selected just before it became ready). An object's priority is that of its most urgent
+ *       most one action of a less urgent object per worker starts before its worker can have
+ *       taken it (after it was queued and after that worker's previous action), each from a worker
+ *       that selected just before it became ready. An object's priority is that of its most urgent
  *       outstanding action (rule 7), so a less urgent action queued ahead of an urgent one on its
  *       object legitimately runs at the urgent priority;
  *   <li>quotas are never overdrawn (sampled every millisecond from the statistics);
@@ -58,7 +59,8 @@ final class ThreadedRun {
     static final long NANOS_PER_SCENARIO_MS = 250_000;
     private static final AtomicInteger RUNS = new AtomicInteger();
 
-    private record Start(String label, String key, int priority, long startNanos, long endNanos) {}
+    /** One action as it ran: {@code thread} is the worker that ran it. */
+    private record Start(String label, String key, int priority, long startNanos, long endNanos, String thread) {}
 
     private static final class Req {
         final Scenario.Submit submit;
@@ -155,7 +157,7 @@ final class ThreadedRun {
         req.future = app.submit(s.key(), s.priority(), ctx -> {
             long start = System.nanoTime();
             spin(start, scaled(s.costMs()));
-            starts.add(new Start(s.id(), s.key(), ctx.priority(), start, System.nanoTime()));
+            starts.add(new Start(s.id(), s.key(), ctx.priority(), start, System.nanoTime(), Thread.currentThread().getName()));
             Scenario.Reply r = s.reply();
             if (r == null) {
                 return s.id();
@@ -167,7 +169,8 @@ final class ThreadedRun {
             ReplyHandler<String, String> handler = (c, value, failure) -> {
                 long handlerStart = System.nanoTime();
                 spin(handlerStart, scaled(r.handlerCostMs()));
-                starts.add(new Start(s.id() + "/handler", s.key(), c.priority(), handlerStart, System.nanoTime()));
+                starts.add(new Start(s.id() + "/handler", s.key(), c.priority(), handlerStart, System.nanoTime(),
+                        Thread.currentThread().getName()));
                 return s.id();
             };
             return r.timeoutMs() == Scenario.Reply.NO_TIMEOUT ? ctx.awaitReply(reply, handler)
@@ -254,8 +257,9 @@ final class ThreadedRun {
             if (x == null || !req.fresh || !unlimitedQuotasFrom(mostUrgentOnKeyBefore(req.submit.key(), x), p)) {
                 continue; // a spent quota at the object's priority lets less urgent work run first (rule 6)
             }
+            long takenNotBefore = takenNotBefore(x, req.submittedAt);
             List<String> overtaking = starts.stream()
-                    .filter(s -> s.startNanos() > req.submittedAt && s.startNanos() < x.startNanos()
+                    .filter(s -> s.startNanos() > req.submittedAt && s.startNanos() < takenNotBefore
                             && objectPriorityAtMost(s, started) > p)
                     .map(Start::label).toList();
             if (overtaking.size() > workers) {
@@ -285,6 +289,23 @@ final class ThreadedRun {
      * The most urgent priority the object of {@code key} may have risen to before {@code x} started:
      * that of any request for it whose submit call began by then.
      */
+    /**
+     * The earliest moment {@code x}'s worker can have taken its object: not before the request was
+     * queued, nor before that worker's previous action ended. Its action's own start may come much
+     * later: a worker descheduled between taking an object and starting the action (3 workers
+     * and the driver share 2 cores) leaves the others to run less urgent work meanwhile, which is
+     * no inversion (seed 6607939438754525367 failed that way once: 4 overtakes on 3 workers).
+     */
+    private long takenNotBefore(Start x, long queuedAt) {
+        long bound = queuedAt;
+        for (Start s : starts) {
+            if (s.thread().equals(x.thread()) && s.endNanos() <= x.startNanos() && s.endNanos() > bound) {
+                bound = s.endNanos();
+            }
+        }
+        return bound;
+    }
+
     private int mostUrgentOnKeyBefore(String key, Start x) {
         return requests.values().stream().filter(r -> r.submit.key().equals(key) && r.submitBegan < x.startNanos())
                 .mapToInt(r -> r.submit.priority()).min().orElse(x.priority());
