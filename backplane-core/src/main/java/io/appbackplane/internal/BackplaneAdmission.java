@@ -43,15 +43,15 @@ final class BackplaneAdmission {
      */
     void admit(DefaultComponent component, Request request) {
         checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
-        if (request.system) {
+        if (request.isSystem()) {
             outstanding.admit();
         } else {
             BackplanePolicy current = backplane.policy();
-            int threshold = current.admissionThreshold(request.priority); // rule 11: less urgent work leaves a reserve
+            int threshold = current.admissionThreshold(request.priority()); // rule 11: less urgent work leaves a reserve
             if (!outstanding.tryAdmit(threshold)) {
                 int limit = current.operationLimit();
                 String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
-                        : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of"
+                        : "the " + threshold + " outstanding requests that priority " + request.priority() + " may fill of"
                                 + " its outstanding-operation limit (" + limit + "; the admission reserve "
                                 + current.admissionReserve() + " keeps the rest for more urgent priorities)";
                 throw component.reject(request, Reason.BACKPLANE_LIMIT, "backplane '" + backplane.name() + "' is at "
@@ -73,7 +73,7 @@ final class BackplaneAdmission {
      */
     private void checkOpen(DefaultComponent component, Request request) {
         int s = sequence.phase();
-        if (s == STOPPED || (s != RUNNING && !request.system && !backplane.isWorkerThread())) {
+        if (s == STOPPED || (s != RUNNING && !request.isSystem() && !backplane.isWorkerThread())) {
             throw component.reject(request, Reason.CLOSED, "backplane '" + backplane.name() + "' is shutting down and"
                     + " accepts no new work" + (s == STOPPED ? "" : " from outside its own actions") + " (component '"
                     + component.name() + "'); send it elsewhere");
@@ -88,7 +88,7 @@ final class BackplaneAdmission {
 
     /** Called exactly once per accepted request; {@code byShutdown}: failed by a shutdown sweep (not drained). */
     void requestFinished(Request request, boolean success, boolean byShutdown) {
-        counters.priority(request.priority).finished(success);
+        counters.priority(request.priority()).finished(success);
         if (!byShutdown) {
             sequence.requestFinished(request); // counted before it stops counting as outstanding, so a report includes it
         }

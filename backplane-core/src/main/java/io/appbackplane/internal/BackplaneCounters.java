@@ -68,8 +68,9 @@ final class BackplaneCounters {
     void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
         component.counters.actionRan(queueTime, runTime);
         priorityCounters[node.priority].actionRan(queueTime, runTime);
-        if (node.request.endpoint != null) {
-            node.request.endpoint.actionRan(queueTime, runTime);
+        ActionCounters endpoint = node.request.endpoint();
+        if (endpoint != null) {
+            endpoint.actionRan(queueTime, runTime);
         }
         if (observer != null) {
             ObservedActions.tell(observer, component, node.priority, queueTime, runTime);

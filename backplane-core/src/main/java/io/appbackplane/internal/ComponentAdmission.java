@@ -52,19 +52,19 @@ final class ComponentAdmission {
      */
     void admit(Request request) {
         backplane.admit(component, request); // backplane-wide: closed? total limit?
-        if (request.system) {
+        if (request.isSystem()) {
             outstanding.admit();
             return;
         }
-        int threshold = admissionThreshold(request.priority);
+        int threshold = admissionThreshold(request.priority());
         if (outstanding.tryAdmit(threshold)
-                || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority)))) {
+                || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority())))) {
             return;
         }
         backplane.unadmit();
         int limit = operationLimit;
         String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
-                : "the " + threshold + " outstanding requests that priority " + request.priority + " may fill of its"
+                : "the " + threshold + " outstanding requests that priority " + request.priority() + " may fill of its"
                         + " outstanding-operation limit (" + limit + "; the admission reserve " + admissionReserve()
                         + " keeps the rest for more urgent priorities)";
         throw reject(request, Reason.COMPONENT_LIMIT, "component '" + component.name() + "' of backplane '"
@@ -72,14 +72,14 @@ final class ComponentAdmission {
     }
 
     private boolean askForRoom(Request request) {
-        if (request.timer != null) {
+        if (request.timer() != null) {
             // A timer firing is dispatched by the thread that also fires real ticks and reply
             // timeouts: no user hook runs there (a slow or failing one would hold up the whole
             // backplane's ticks). At the limit the firing is skipped and counted (rule 13).
             return false;
         }
         try {
-            return makeRoom.makeRoom(component, request.priority);
+            return makeRoom.makeRoom(component, request.priority());
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
             backplane.unadmit();
             countRejected(request);
@@ -99,9 +99,10 @@ final class ComponentAdmission {
 
     private void countRejected(Request request) {
         counters.rejected.increment();
-        backplane.priorityCounters(request.priority).rejected.increment();
-        if (request.endpoint != null) {
-            request.endpoint.rejected.increment();
+        backplane.priorityCounters(request.priority()).rejected.increment();
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.rejected.increment();
         }
     }
 

@@ -127,7 +127,9 @@ final class DefaultComponent implements BackplaneComponent {
     private Request request(Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
             ActionCounters endpoint, boolean system) {
         Objects.requireNonNull(key, "object key must not be null");
-        return new Request(this, key, priority, future, timer, endpoint, system);
+        // Checked here, before the request exists: a Request holds only a valid priority (in 16 bits).
+        int checked = backplane.policy().checkPriority(priority);
+        return new Request(this, key, checked, future, timer, endpoint, system);
     }
 
     /**
@@ -137,12 +139,13 @@ final class DefaultComponent implements BackplaneComponent {
      */
     private void dispatch(WorkObject pinned, Request request, Action<?> action) {
         Objects.requireNonNull(action, "action must not be null");
-        int priority = backplane.policy().checkPriority(request.priority);
+        int priority = request.priority(); // checked when the request was made
         Object key = request.key;
         counters.submitted.increment();
         backplane.priorityCounters(priority).submitted.increment();
-        if (request.endpoint != null) {
-            request.endpoint.submitted.increment();
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.submitted.increment();
         }
         admission.admit(request);
         ActionNode node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
@@ -216,8 +219,9 @@ final class DefaultComponent implements BackplaneComponent {
     void requestFinished(Request request, boolean success, boolean byShutdown) {
         admission.finished();
         counters.finished(success);
-        if (request.endpoint != null) {
-            request.endpoint.finished(success);
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.finished(success);
         }
         backplane.requestFinished(request, success, byShutdown);
     }

@@ -104,7 +104,7 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
         ReplyHandler<Object, ?> h = handler;
         Request r = request;
         clear();
-        return new ActionNode(new ReplyAction(h, value, failure), r.priority, r, now);
+        return new ActionNode(new ReplyAction(h, value, failure), r.priority(), r, now);
     }
 
     /**

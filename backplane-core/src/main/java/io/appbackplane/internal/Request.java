@@ -12,40 +12,76 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Request {
 
-    private static final VarHandle FINISHED;
+    private static final VarHandle BITS;
 
     static {
         try {
-            FINISHED = MethodHandles.lookup().findVarHandle(Request.class, "finished", boolean.class);
+            BITS = MethodHandles.lookup().findVarHandle(Request.class, "bits", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** Bits of {@code bits} above the priority, which is valid (0..63, see the constructor) and fits below them. */
+    private static final int PRIORITY_MASK = 0xFFFF;
+    private static final int SYSTEM = 1 << 16;
+    private static final int FINISHED = 1 << 17;
+
     final DefaultComponent component;
     final Object key;
-    final int priority;
     /** The submitter's future, or null for fire-and-forget ({@code execute}, timer firings). */
     final CompletableFuture<Object> future;
-    /** The timer this request is a firing of, or null. */
-    final ScheduledTimer timer;
-    /** The counters of the endpoint the request came through, or null. */
-    final ActionCounters endpoint;
-    /** A state transition: exempt from limits, admitted while draining. */
-    final boolean system;
+    /**
+     * The timer this request is a firing of (a {@link ScheduledTimer}), or the counters of the
+     * endpoint it came through (an {@link ActionCounters}), or null: one field for both, since a
+     * timer's firing comes through no endpoint, keeps a request at 32 bytes (with compressed
+     * references), and a waiting conversation holds one (docs/benchmarks.md, W4).
+     */
+    private final Object origin;
+    /**
+     * The priority (low 16 bits), {@link #SYSTEM} (a state transition: exempt from limits, admitted
+     * while draining) and {@link #FINISHED}: the first two never change after construction, so a
+     * plain read sees them; {@code FINISHED} is set once, by a CAS, and read with acquire semantics.
+     */
+    @SuppressWarnings("FieldMayBeFinal") // written through BITS
+    private int bits;
 
-    @SuppressWarnings("unused") // accessed through FINISHED
-    private volatile boolean finished;
-
+    /**
+     * @param priority a priority already checked against the backplane's policy (0..{@value
+     *     io.appbackplane.BackplanePolicy#MAX_PRIORITIES} − 1)
+     * @param timer the timer this request is a firing of, or null
+     * @param endpoint the counters of the endpoint the request came through, or null; not both
+     */
     Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
             ActionCounters endpoint, boolean system) {
+        if ((priority & ~PRIORITY_MASK) != 0 || (timer != null && endpoint != null)) {
+            throw new IllegalArgumentException("internal: priority " + priority + " unchecked, or both a timer and an endpoint");
+        }
         this.component = component;
         this.key = key;
-        this.priority = priority;
         this.future = future;
-        this.timer = timer;
-        this.endpoint = endpoint;
-        this.system = system;
+        this.origin = timer != null ? timer : endpoint;
+        this.bits = priority | (system ? SYSTEM : 0);
+    }
+
+    /** The request's priority (that of its first action). */
+    int priority() {
+        return bits & PRIORITY_MASK;
+    }
+
+    /** Whether this is a state transition: exempt from limits, admitted while draining. */
+    boolean isSystem() {
+        return (bits & SYSTEM) != 0;
+    }
+
+    /** The timer this request is a firing of, or null. */
+    ScheduledTimer timer() {
+        return origin instanceof ScheduledTimer timer ? timer : null;
+    }
+
+    /** The counters of the endpoint the request came through, or null. */
+    ActionCounters endpoint() {
+        return origin instanceof ActionCounters endpoint ? endpoint : null;
     }
 
     void complete(Object value) {
@@ -83,7 +119,7 @@ final class Request {
 
     /** Whether the request has finished. */
     boolean isFinished() {
-        return finished;
+        return ((int) BITS.getAcquire(this) & FINISHED) != 0;
     }
 
     /**
@@ -91,11 +127,11 @@ final class Request {
      * of completed here: completing runs the submitter's dependants on this thread.
      */
     private void finish(Object value, Throwable failure, boolean byShutdown, FutureCompletions later) {
-        if (!FINISHED.compareAndSet(this, false, true)) {
+        if (!markFinished()) {
             return; // already finished by another path (e.g. a timeout raced the shutdown sweep)
         }
         component.requestFinished(this, failure == null, byShutdown);
-        if (timer != null) {
+        if (origin instanceof ScheduledTimer timer) {
             timer.firingFinished();
         }
         if (future != null) {
@@ -109,5 +145,18 @@ final class Request {
         } else if (failure != null) {
             component.backplaneImpl().listeners.unobservedFailure(component, key, failure);
         }
+    }
+
+    /** Sets {@link #FINISHED} once: whether this call set it. */
+    private boolean markFinished() {
+        int b = (int) BITS.getAcquire(this);
+        while ((b & FINISHED) == 0) {
+            int witness = (int) BITS.compareAndExchange(this, b, b | FINISHED);
+            if (witness == b) {
+                return true;
+            }
+            b = witness;
+        }
+        return false;
     }
 }

@@ -299,8 +299,9 @@ final class Scheduler {
     private void slowAction(WorkObject object, ActionNode node, long runTime) {
         object.component.counters.slowActions.increment();
         counters.priority(node.priority).slowActions.increment();
-        if (node.request.endpoint != null) {
-            node.request.endpoint.slowActions.increment();
+        ActionCounters endpoint = node.request.endpoint();
+        if (endpoint != null) {
+            endpoint.slowActions.increment();
         }
         backplane.listeners.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(),
                 object.key, node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));

@@ -169,7 +169,7 @@ final class ShutdownSequence {
      */
     void requestFinished(Request request) {
         int p = phase.get();
-        if ((p == DRAINING || p == GOING_DOWN) && !request.system) {
+        if ((p == DRAINING || p == GOING_DOWN) && !request.isSystem()) {
             finishedWhileDraining.increment();
         }
     }
