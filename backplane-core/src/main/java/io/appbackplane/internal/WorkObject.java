@@ -55,6 +55,11 @@ final class WorkObject {
 
     static final int NO_PRIORITY = Integer.MAX_VALUE;
 
+    private static final int STATE_BITS = 0b111;
+    private static final int ABANDONED = 1 << 3;
+    /** One pin, in {@code word}'s bits above the flags. */
+    private static final int PIN = 1 << 4;
+
     final DefaultComponent component;
     final Object key;
 
@@ -65,7 +70,7 @@ final class WorkObject {
     private ActionNode front;
     private int minPriority = NO_PRIORITY;
     private int countAtMin;
-    private int state = IDLE;
+
     private ReadyEntry readyEntry;
     /**
      * The action the worker holding the object runs next, taken off the queue ahead of time by
@@ -77,9 +82,13 @@ final class WorkObject {
      */
     private ActionNode prefetched;
     private PendingReply awaiting;
-    private int pins;
-    /** Set by the shutdown sweep: work offered afterwards fails at once. */
-    private boolean abandoned;
+    /**
+     * The state (low 3 bits: IDLE..RELEASED), the abandoned flag (set by the shutdown sweep: work
+     * offered afterwards fails at once) and the number of pins (handles and pools holding the
+     * object; the bits above), in one word to keep the object at 64 bytes (docs/benchmarks.md, W4).
+     * Read and written under the monitor only, like every field here but {@code loadHint}.
+     */
+    private int word;
     /**
      * {@link #load()} as of the last change, for pools choosing an object without taking N
      * monitors (rule 12's choice is advisory: a moment-old value is as good). Written under the
@@ -112,10 +121,10 @@ final class WorkObject {
      *     abandoned it (the caller fails the request)
      */
     synchronized ReadyEntry enqueue(ActionNode node) {
-        if (state == RELEASED) {
+        if (currentState() == RELEASED) {
             return ReadyEntry.RETRY;
         }
-        if (abandoned) {
+        if (isAbandoned()) {
             return ReadyEntry.ABANDONED; // the caller fails the request outside this monitor
         }
         if (tail == null) {
@@ -132,7 +141,7 @@ final class WorkObject {
             countAtMin++;
         }
         loadChanged();
-        switch (state) {
+        switch (currentState()) {
             case IDLE:
                 return becomeReady();
             case READY:
@@ -146,7 +155,7 @@ final class WorkObject {
             case WAITING: // the reply's delivery makes it ready
                 return null;
             default:
-                throw new IllegalStateException("unknown object state " + state);
+                throw new IllegalStateException("unknown object state " + currentState());
         }
     }
 
@@ -156,12 +165,12 @@ final class WorkObject {
      * @return false if the entry is stale (the object moved queues or is no longer READY)
      */
     synchronized boolean take(ReadyEntry entry) {
-        if (state != READY || readyEntry != entry) {
+        if (currentState() != READY || readyEntry != entry) {
             return false;
         }
         component.ready.decrementDepth(entry.priority);
         readyEntry = null;
-        state = RUNNING;
+        setState(RUNNING);
         prefetched = pollNext();
         loadChanged();
         return true;
@@ -210,7 +219,7 @@ final class WorkObject {
      */
     synchronized boolean startWaiting(PendingReply reply) {
         checkState(RUNNING);
-        if (abandoned) {
+        if (isAbandoned()) {
             return false;
         }
         awaiting = reply;
@@ -224,7 +233,7 @@ final class WorkObject {
      */
     synchronized boolean pushFront(ActionNode continuation) {
         checkState(RUNNING);
-        if (abandoned) {
+        if (isAbandoned()) {
             return false;
         }
         front = continuation;
@@ -249,7 +258,7 @@ final class WorkObject {
         awaiting = null;
         front = reply.end(value, failure, now);
         loadChanged();
-        if (state == WAITING) {
+        if (currentState() == WAITING) {
             component.waitingChanged(-1);
             return becomeReady();
         }
@@ -276,14 +285,14 @@ final class WorkObject {
     synchronized ReadyEntry afterAction(TurnGate turn) {
         checkState(RUNNING);
         if (awaiting != null) {
-            state = WAITING;
+            setState(WAITING);
             component.waitingChanged(+1);
             return WAIT;
         }
         if (front == null && head == null) {
-            state = pins == 0 && component.releasesIdleObjects() ? RELEASED : IDLE;
+            setState(pins() == 0 && component.releasesIdleObjects() ? RELEASED : IDLE);
             loadChanged();
-            return state == RELEASED ? RELEASE : NO_WORK;
+            return currentState() == RELEASED ? RELEASE : NO_WORK;
         }
         if (turn.mayContinue(effectivePriority())) {
             if (turn.prefetchesNext()) {
@@ -313,23 +322,23 @@ final class WorkObject {
 
     /** Pins the object (an {@link io.appbackplane.ObjectHandle}); false if it was released. */
     synchronized boolean pin() {
-        if (state == RELEASED) {
+        if (currentState() == RELEASED) {
             return false;
         }
-        pins++;
+        word += PIN;
         return true;
     }
 
     /** Unpins; returns true if the object was idle, unpinned and is now RELEASED. */
     synchronized boolean unpin() {
-        pins--;
+        word -= PIN;
         return tryRelease();
     }
 
     /** IDLE and unpinned → RELEASED; returns true if so (the caller removes it from the map). */
     synchronized boolean tryRelease() {
-        if (pins == 0 && state == IDLE && component.releasesIdleObjects()) {
-            state = RELEASED;
+        if (pins() == 0 && currentState() == IDLE && component.releasesIdleObjects()) {
+            setState(RELEASED);
             return true;
         }
         return false;
@@ -345,9 +354,9 @@ final class WorkObject {
         queued = 0;
         minPriority = NO_PRIORITY;
         countAtMin = 0;
-        if (state == READY && front == null) {
+        if (currentState() == READY && front == null) {
             goStale();
-            state = IDLE; // the caller then tries to release the object
+            setState(IDLE); // the caller then tries to release the object
         }
         loadChanged();
         return removed;
@@ -373,7 +382,9 @@ final class WorkObject {
      * @return the requests to fail (those of removed actions and of the awaited reply)
      */
     synchronized List<Request> abandon(boolean forever, List<ActionNode> dropped) {
-        abandoned |= forever;
+        if (forever) {
+            word |= ABANDONED;
+        }
         List<Request> failed = new ArrayList<>();
         if (front != null) {
             failed.add(front.request);
@@ -396,12 +407,12 @@ final class WorkObject {
             failed.add(awaiting.abandon());
             awaiting = null;
         }
-        if (state == READY) {
+        if (currentState() == READY) {
             goStale();
-            state = IDLE;
-        } else if (state == WAITING) {
+            setState(IDLE);
+        } else if (currentState() == WAITING) {
             component.waitingChanged(-1);
-            state = IDLE;
+            setState(IDLE);
         }
         loadChanged();
         return failed;
@@ -418,7 +429,25 @@ final class WorkObject {
     }
 
     private int computeLoad() {
-        return queued + (front == null ? 0 : 1) + (state == RUNNING || state == WAITING ? 1 : 0);
+        return queued + (front == null ? 0 : 1) + (currentState() == RUNNING || currentState() == WAITING ? 1 : 0);
+    }
+
+    /** The state; the caller holds the monitor. */
+    private int currentState() {
+        return word & STATE_BITS;
+    }
+
+    /** Sets the state, keeping the flags and pins; the caller holds the monitor. */
+    private void setState(int state) {
+        word = (word & ~STATE_BITS) | state;
+    }
+
+    private int pins() {
+        return word >>> 4;
+    }
+
+    private boolean isAbandoned() {
+        return (word & ABANDONED) != 0;
     }
 
     /** Publishes the load after a change; called under the monitor by every method that changes it. */
@@ -427,7 +456,7 @@ final class WorkObject {
     }
 
     synchronized int state() {
-        return state;
+        return currentState();
     }
 
     synchronized int queued() {
@@ -456,7 +485,7 @@ final class WorkObject {
     private ReadyEntry becomeReady() {
         int p = effectivePriority();
         readyEntry = new ReadyEntry(this, p);
-        state = READY;
+        setState(READY);
         component.ready.incrementDepth(p);
         return readyEntry;
     }
@@ -494,8 +523,8 @@ final class WorkObject {
     }
 
     private void checkState(int expected) {
-        if (state != expected) {
-            throw new IllegalStateException("object '" + SafeText.of(key) + "' is in state " + state + ", expected " + expected);
+        if (currentState() != expected) {
+            throw new IllegalStateException("object '" + SafeText.of(key) + "' is in state " + currentState() + ", expected " + expected);
         }
     }
 
@@ -515,11 +544,11 @@ final class WorkObject {
         }
         require(length == queued, "queued = " + queued + " but the queue holds " + length);
         require(min == minPriority && count == countAtMin, "min/count stale");
-        require((state == READY) == (readyEntry != null), "readyEntry iff READY");
-        require(state != WAITING || (awaiting != null && front == null), "WAITING needs an awaited reply");
-        require(state != IDLE && state != RELEASED || (head == null && front == null && awaiting == null),
+        require((currentState() == READY) == (readyEntry != null), "readyEntry iff READY");
+        require(currentState() != WAITING || (awaiting != null && front == null), "WAITING needs an awaited reply");
+        require(currentState() != IDLE && currentState() != RELEASED || (head == null && front == null && awaiting == null),
                 "an idle object holds work");
-        require(prefetched == null || state == RUNNING, "a prefetched action outside RUNNING");
+        require(prefetched == null || currentState() == RUNNING, "a prefetched action outside RUNNING");
     }
 
     private static void require(boolean condition, String message) {
