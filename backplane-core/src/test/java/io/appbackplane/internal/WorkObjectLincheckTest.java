@@ -175,17 +175,43 @@ public class WorkObjectLincheckTest {
             return removed.size();
         }
 
-        /** One worker turn of one action; returns the id of the action it ran, or -1. */
+        /**
+         * One worker turn of one action; returns the id of the action it ran, or -1.
+         *
+         * <p>From the poll to the publication of an awaited reply the worker holds {@code lock},
+         * which {@code deliverReply} takes too. In a real backplane a delivery can come in that
+         * window and find no listener yet, which is correct (nothing to deliver), but no sequential
+         * order of whole operations explains it: after a take, {@code cancelQueued() == 0} says the
+         * worker's step came first, and {@code deliverReply() == -1} that it has not. Lincheck's
+         * stress mode found that history ({@code submitAwaitingReply; workerStep() || cancelQueued();
+         * deliverReply()}). The lock removes only that window: take, enqueue and deliver are
+         * serialized by the object's monitor anyway, and the rest of the turn ({@code afterAction},
+         * the push) still races every other operation.
+         */
         int step() {
             while (true) {
-                ReadyEntry entry = pollMostUrgent();
-                if (entry != null) {
-                    WorkObject object = entry.object; // null once dead (stale)
-                    if (object != null && object.take(entry)) {
-                        ready.purgeDeadHead(entry.priority); // as Scheduler.select does: the next may be dead
-                        return runOneAction(object);
+                WorkObject taken = null;
+                int id = -1;
+                boolean stale = false;
+                synchronized (lock) {
+                    ReadyEntry entry = pollMostUrgent();
+                    if (entry != null) {
+                        WorkObject object = entry.object; // null once dead (stale)
+                        if (object != null && object.take(entry)) {
+                            ready.purgeDeadHead(entry.priority); // as Scheduler.select does: the next may be dead
+                            taken = object;
+                            id = runAction(object);
+                        } else {
+                            stale = true; // the object moved to a more urgent queue or left READY
+                        }
                     }
-                    continue; // stale: the object moved to a more urgent queue or left READY
+                }
+                if (taken != null) {
+                    finishTurn(taken);
+                    return id;
+                }
+                if (stale) {
+                    continue;
                 }
                 WorkObject object = objects.get(KEY);
                 int state = object == null ? WorkObject.IDLE : object.state();
@@ -330,6 +356,13 @@ public class WorkObjectLincheckTest {
 
         /** Runs the next action of a taken (RUNNING) object, then decides as a worker would. */
         private int runOneAction(WorkObject object) {
+            int id = runAction(object);
+            finishTurn(object);
+            return id;
+        }
+
+        /** The action of a taken object, up to the publication of its awaited reply; returns its id. */
+        private int runAction(WorkObject object) {
             require(running.compareAndSet(false, true), "two actions of one object at once");
             int id = -1;
             ActionNode node = object.next();
@@ -346,6 +379,11 @@ public class WorkObjectLincheckTest {
                     pending.set(new Awaited(object, reply, handler)); // listen(): a delivery may now race the rest of this turn
                 }
             }
+            return id;
+        }
+
+        /** The rest of the turn: the object's next state, acted upon. */
+        private void finishTurn(WorkObject object) {
             running.set(false); // before afterAction: once it returns, another worker may take the object
             ReadyEntry after = object.afterAction(NEVER_CONTINUE);
             if (after == WorkObject.RELEASE) {
@@ -353,7 +391,6 @@ public class WorkObjectLincheckTest {
             } else if (after.object != null) {
                 push(after);
             }
-            return id;
         }
 
         static void require(boolean condition, String message) {
