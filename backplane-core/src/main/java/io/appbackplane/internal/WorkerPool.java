@@ -37,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * after that push. The spinner then either takes an entry and checks for more (its check sees the
  * push unless the entry was taken), or finds nothing and parks through {@link #awaitWork}, whose
  * second look sees the push. Workers that go on from a turn of their own do not check: a producer
- * never leaves its wake-up to a worker that is not spinning.
+ * never leaves its wake-up to a worker that is not spinning. A surplus worker that retires after a
+ * spin (it leaves at its next loop boundary, before selecting) checks and signals too.
  *
  * <p>The worker side is {@link #spinForWork}, {@link #awaitWork} and {@link #tookWorkAfterIdle},
  * the producer side {@link #signal}; they work on a {@link Parker} (a worker is one), so that {@code
@@ -356,6 +357,11 @@ final class WorkerPool {
                 int remaining = retired ? live.get() : live.decrementAndGet();
                 if (lost != null && !stopping) {
                     replaceLostWorker(lost);
+                }
+                if (retired && !stopping) {
+                    // A surplus worker may retire right after a spin that saw work a producer left to it
+                    // (see the class comment): pass the wake-up on, as a worker that took the work would.
+                    tookWorkAfterIdle();
                 }
                 if (stopping && remaining == 0) {
                     terminated.complete(null);
