@@ -6,11 +6,14 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Outstanding requests under a limit (DESIGN rule 11), counted as {@code admitted − finished} in
  * two counters, so that submitters (who admit) and workers (who finish) do not write the same
- * cache line for every request, as they would with one outstanding counter.
+ * cache line for every request, as they would with one outstanding counter. A worker counts a
+ * finish in its own tally ({@link WorkerTallies}: a plain store, no atomic update); other threads
+ * (a reply's completer, a timer, the shutdown sweep) in a shared adder.
  *
  * <h2>Concurrency</h2>
  * {@code admitted} only grows (a CAS, so admission under the limit is exact); {@code finished} only
- * grows (striped). {@code finishedSeen} is some earlier reading of {@code finished}, so it never
+ * grows (the adder plus the workers' tallies; a reading is at least its value when the reading
+ * began, see {@link WorkerTallies}). {@code finishedSeen} is some earlier reading of {@code finished}, so it never
  * exceeds it, and {@code admitted − finishedSeen ≥ outstanding}: {@link #tryAdmit} admits when that
  * conservative estimate is under the limit, and reads {@code finished} again only when it is not, so
  * the limit is never exceeded and a submitter reads the workers' counter about once per
@@ -29,7 +32,10 @@ final class AdmissionCounter {
     private static final int ADMITTED = 7;
 
     private final AtomicLongArray padded = new AtomicLongArray(2 * ADMITTED + 1);
-    private final LongAdder finished = new LongAdder();
+    /** Finishes counted by threads that are not workers. */
+    private final LongAdder finishedElsewhere = new LongAdder();
+    /** Finishes counted by workers, value 0 of each worker's tally. */
+    private final WorkerTallies finishedByWorkers = new WorkerTallies(1);
     /** An earlier reading of {@code finished} (racy; may even go back, which only makes it more conservative). */
     private volatile long finishedSeen;
 
@@ -38,7 +44,7 @@ final class AdmissionCounter {
         while (true) {
             long admitted = padded.get(ADMITTED);
             if (admitted - finishedSeen >= limit) {
-                long seen = finished.sum();
+                long seen = finished();
                 finishedSeen = seen;
                 if (admitted - seen >= limit) {
                     return false;
@@ -58,7 +64,21 @@ final class AdmissionCounter {
 
     /** One admitted request finished, or was turned away after all (it no longer counts). */
     void finish() {
-        finished.increment();
+        finish(WorkerThread.currentSlot());
+    }
+
+    /** {@link #finish()} by the holder of worker slot {@code slot} (or {@link WorkerThread#NO_SLOT}). */
+    void finish(int slot) {
+        long[] tally = finishedByWorkers.of(slot);
+        if (tally == null) {
+            finishedElsewhere.increment();
+        } else {
+            WorkerTallies.add(tally, 0, 1);
+        }
+    }
+
+    private long finished() {
+        return finishedElsewhere.sum() + finishedByWorkers.sum(0);
     }
 
     /**
@@ -67,7 +87,7 @@ final class AdmissionCounter {
      */
     int outstanding() {
         long admitted = padded.get(ADMITTED); // first: see the class comment
-        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, admitted - finished.sum()));
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, admitted - finished()));
     }
 
     /**
@@ -75,7 +95,7 @@ final class AdmissionCounter {
      * ({@code finished} is read first, and everything admitted by then is counted in {@code admitted}).
      */
     boolean isZero() {
-        long done = finished.sum(); // first: see the class comment
+        long done = finished(); // first: see the class comment
         return padded.get(ADMITTED) == done;
     }
 }

@@ -110,6 +110,42 @@ public class AdmissionCounterLincheckTest {
         }
     }
 
+    /**
+     * The real counter with finishes counted as workers count them: each harness thread holds a
+     * worker slot of its own (only it writes that slot's tally) and counts every other finish as a
+     * thread that is not a worker, so both ways of counting race the reads.
+     */
+    public static class WorkerAdmissions extends Harness {
+        private static final AtomicInteger SLOTS = new AtomicInteger();
+        private static final ThreadLocal<Integer> SLOT = ThreadLocal.withInitial(SLOTS::getAndIncrement);
+        private final AdmissionCounter counter = new AdmissionCounter();
+        private final ThreadLocal<boolean[]> asWorker = ThreadLocal.withInitial(() -> new boolean[1]);
+
+        public WorkerAdmissions() {}
+
+        @Override
+        boolean tryAdmit() {
+            return counter.tryAdmit(LIMIT);
+        }
+
+        @Override
+        void finish() {
+            boolean[] worker = asWorker.get();
+            worker[0] = !worker[0];
+            counter.finish(worker[0] ? SLOT.get() : WorkerThread.NO_SLOT);
+        }
+
+        @Override
+        int outstanding() {
+            return counter.outstanding();
+        }
+
+        @Override
+        boolean isZero() {
+            return counter.isZero();
+        }
+    }
+
     /** A limiter that reads, compares and then increments: two admissions can pass one free place. */
     public static class CheckThenActAdmissions extends Harness {
         private final AtomicInteger outstanding = new AtomicInteger();
@@ -195,6 +231,16 @@ public class AdmissionCounterLincheckTest {
     }
 
     @Test
+    public void workerFinishes_stress_neverOverTheLimit() {
+        stress(1).check(WorkerAdmissions.class);
+    }
+
+    @Test
+    public void workerFinishes_modelChecking_neverOverTheLimit() {
+        modelChecking(1).check(WorkerAdmissions.class);
+    }
+
+    @Test
     public void checkThenAct_modelChecking_isCaught() {
         LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
                 () -> modelChecking(1).minimizeFailedScenario(false).check(CheckThenActAdmissions.class));
@@ -213,6 +259,8 @@ public class AdmissionCounterLincheckTest {
     public void admissions_longRun() {
         stress(10).check(Admissions.class);
         modelChecking(10).check(Admissions.class);
+        stress(10).check(WorkerAdmissions.class);
+        modelChecking(10).check(WorkerAdmissions.class);
     }
 
     static StressOptions stress(int scale) {
