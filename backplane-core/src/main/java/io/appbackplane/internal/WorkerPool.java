@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The worker threads of one backplane (DESIGN rule 9): resizable at run time; idle workers park,
- * they do not spin.
+ * they do not spin (beyond a brief spin before parking, and only on a processor no other awake
+ * worker needs: {@link #spinningIsFree()}).
  *
  * <p>Invariants: {@code live = threads started − threads exited}; {@code live} converges to {@code
  * target}: a surplus worker retires at its next turn boundary (never while holding an object, so no
@@ -51,6 +52,9 @@ final class WorkerPool {
 
     /** How many times an idle worker looks for work (with a spin-wait hint between) before parking. */
     static final int SPINS_BEFORE_PARK = 64;
+
+    /** Processors this JVM may use, read once: {@link #spinningIsFree()} compares awake workers with it. */
+    private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
 
     private static final VarHandle BUSY;
 
@@ -214,6 +218,22 @@ final class WorkerPool {
         }
     }
 
+    /**
+     * Whether an idle worker may spin before it parks: only while the workers awake (running a turn,
+     * selecting or spinning; the caller is one) do not outnumber the processors. A worker with more
+     * workers awake than processors would spin on a core that another worker, or a producer, needs:
+     * on 2 cores with 4 workers, spinning workers take time slices from working ones. Parking
+     * straight away is always correct (spinning only saves a wake-up, see the class comment).
+     */
+    boolean spinningIsFree() {
+        return spinningIsFree(live.get() - idle.get(), PROCESSORS);
+    }
+
+    /** {@link #spinningIsFree()} for {@code awake} workers not parked, the caller included, on {@code processors}. */
+    static boolean spinningIsFree(int awake, int processors) {
+        return awake <= processors;
+    }
+
     /** Counts the caller as spinning: {@link #spinForWork}'s first step (a test may take it alone). */
     void startSpinning() {
         spinning.incrementAndGet();
@@ -324,7 +344,7 @@ final class WorkerPool {
                     }
                     justRan = false;
                     if (entry == ReadyEntry.NONE) {
-                        if (!spinForWork(SPINS_BEFORE_PARK)) {
+                        if (!(spinningIsFree() && spinForWork(SPINS_BEFORE_PARK))) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
                             context.cpuMeter.woke();
