@@ -156,7 +156,7 @@ final class DefaultComponent implements BackplaneComponent {
             WorkObject object = pinned != null ? pinned : keyedObjects.objectFor(key);
             ReadyEntry entry = object.enqueue(node);
             if (entry == ReadyEntry.RETRY) {
-                keyedObjects.forget(key, object); // released concurrently: help remove it, then look again
+                keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
                 pinned = null; // a handle released while we dispatched: the key's current object serves
                 continue;
             }

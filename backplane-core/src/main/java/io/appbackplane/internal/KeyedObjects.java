@@ -24,15 +24,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * object awaiting a reply is never idle, so never released. {@code pools} holds each pool of this
  * component that is not released, by name.
  *
- * <p>Thread-safe, without locks of its own: the table is a {@link ConcurrentHashMap}; an object's
- * state (RELEASED or not, its pins) is decided under the object's monitor, in {@link WorkObject}.
+ * <p>Thread-safe: the table is a {@link KeyTable} (lookups take no lock, changes lock one of its
+ * segments); an object's state (RELEASED or not, its pins) is decided under the object's monitor,
+ * in {@link WorkObject}.
  */
 final class KeyedObjects {
 
     static final int MAX_POOL_SIZE = 1024;
 
     private final DefaultComponent component;
-    private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
+    /** The objects by key: a table of the objects themselves, no node per key (memory per object, W4). */
+    private final KeyTable<WorkObject> objects = new KeyTable<>(object -> object.key);
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
 
     KeyedObjects(DefaultComponent component) {
@@ -40,17 +42,15 @@ final class KeyedObjects {
     }
 
     /**
-     * The object for {@code key}, created if there is none. A lookup, then {@code putIfAbsent}
-     * rather than {@code computeIfAbsent}: with many short-lived keys most submissions create an
-     * object, and {@code putIfAbsent} into an empty bin is one CAS, where {@code computeIfAbsent}
-     * also allocates a reservation node and locks it. Two racing submitters may both create an
-     * object; one is put, the other is garbage (the map decides which one serves the key).
+     * The object for {@code key}, created if there is none: a lookup without a lock, then a {@code
+     * putIfAbsent} under the key's segment lock. Two racing submitters may both create an object;
+     * one is put, the other is garbage (the table decides which one serves the key).
      */
     WorkObject objectFor(Object key) {
         WorkObject object = objects.get(key);
         if (object == null) {
             WorkObject fresh = new WorkObject(component, key);
-            object = objects.putIfAbsent(key, fresh);
+            object = objects.putIfAbsent(fresh);
             if (object == null) {
                 object = fresh;
             }
@@ -58,14 +58,9 @@ final class KeyedObjects {
         return object;
     }
 
-    /** Removes {@code object} from {@code key} if it still serves it: it was met RELEASED (helps its releaser). */
-    void forget(Object key, WorkObject object) {
-        objects.remove(key, object);
-    }
-
-    /** Removes an object that reached RELEASED. */
+    /** Removes an object that reached RELEASED (its releaser, or whoever met it RELEASED and helps). */
     void forgetReleased(WorkObject object) {
-        objects.remove(object.key, object);
+        objects.remove(object);
     }
 
     /** The object for {@code key}, pinned (not released until unpinned). */
@@ -75,7 +70,7 @@ final class KeyedObjects {
             if (object.pin()) {
                 return object;
             }
-            objects.remove(key, object); // released concurrently: help remove it, then look again
+            objects.remove(object); // released concurrently: help remove it, then look again
         }
     }
 
@@ -137,6 +132,7 @@ final class KeyedObjects {
         return objects.size();
     }
 
+    /** The objects (a weakly consistent copy, see {@link KeyTable#values}). */
     Iterable<WorkObject> values() {
         return objects.values();
     }
