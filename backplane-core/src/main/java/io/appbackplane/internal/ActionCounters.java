@@ -26,10 +26,10 @@ import java.util.concurrent.atomic.LongAdder;
 final class ActionCounters {
 
     /**
-     * A tally is a padded array ({@link CacheLines}): its values sit in the middle, one cache line of
-     * padding on either side: the garbage collector may place any object next to the array, and a
-     * neighbour that another thread writes (a submitter's counter, another worker's tally) would
-     * otherwise cost a cache miss per action, in some runs and not in others.
+     * A tally is a padded array ({@link CacheLines}), its values between a cache line of padding on
+     * either side: the garbage collector may place any object next to the array, and a neighbour
+     * that another thread writes (a submitter's counter, another worker's tally) would otherwise
+     * cost a cache miss per action, in some runs and not in others.
      */
     private static final int ACTIONS_RUN = CacheLines.paddedIndex(0);
     private static final int QUEUE_NANOS = CacheLines.paddedIndex(1);
