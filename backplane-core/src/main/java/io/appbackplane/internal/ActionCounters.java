@@ -26,23 +26,25 @@ import java.util.concurrent.atomic.LongAdder;
 final class ActionCounters {
 
     /**
-     * A tally's values sit in the middle of its array, one cache line (8 longs) of padding on either
-     * side: the garbage collector may place any object next to the array, and a neighbour that
-     * another thread writes (a submitter's counter, another worker's tally) would otherwise cost a
-     * cache miss per action, in some runs and not in others.
+     * A tally is a padded array ({@link CacheLines}), its values between a cache line of padding on
+     * either side: the garbage collector may place any object next to the array, and a neighbour
+     * that another thread writes (a submitter's counter, another worker's tally) would otherwise
+     * cost a cache miss per action, in some runs and not in others.
      */
-    private static final int PAD = 8;
-    private static final int ACTIONS_RUN = PAD;
-    private static final int QUEUE_NANOS = PAD + 1;
-    private static final int RUN_NANOS = PAD + 2;
-    private static final int MAX_QUEUE_NANOS = PAD + 3;
-    private static final int MAX_RUN_NANOS = PAD + 4;
-    private static final int COMPLETED = PAD + 5;
-    private static final int FAILED = PAD + 6;
+    private static final int ACTIONS_RUN = CacheLines.paddedIndex(0);
+    private static final int QUEUE_NANOS = CacheLines.paddedIndex(1);
+    private static final int RUN_NANOS = CacheLines.paddedIndex(2);
+    private static final int MAX_QUEUE_NANOS = CacheLines.paddedIndex(3);
+    private static final int MAX_RUN_NANOS = CacheLines.paddedIndex(4);
+    private static final int COMPLETED = CacheLines.paddedIndex(5);
+    private static final int FAILED = CacheLines.paddedIndex(6);
     /** Where a tally's queue-wait histogram starts (only the per-priority counters keep one): after the values' line. */
-    private static final int HISTOGRAM = 2 * PAD;
+    private static final int HISTOGRAM = CacheLines.paddedIndex(CacheLines.LONGS_PER_LINE);
     /** Longs per tally without a histogram: one line of values between two lines of padding. */
-    private static final int TALLY_LENGTH = 3 * PAD;
+    private static final int TALLY_LENGTH = CacheLines.paddedLength(CacheLines.LONGS_PER_LINE);
+    /** Longs per tally with a histogram: the values' line and the histogram between two lines of padding. */
+    private static final int TALLY_LENGTH_WITH_HISTOGRAM =
+            CacheLines.paddedLength(CacheLines.LONGS_PER_LINE + LatencyHistogram.BUCKETS);
 
     private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -132,7 +134,7 @@ final class ActionCounters {
         }
         if (all[slot] == null) {
             // With a histogram, its buckets sit between the values' line and the trailing padding.
-            all[slot] = new long[queueHistogram ? TALLY_LENGTH + LatencyHistogram.BUCKETS : TALLY_LENGTH];
+            all[slot] = new long[queueHistogram ? TALLY_LENGTH_WITH_HISTOGRAM : TALLY_LENGTH];
         }
         tallies = all;
         return all[slot];

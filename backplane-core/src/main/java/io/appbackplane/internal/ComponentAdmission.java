@@ -25,6 +25,9 @@ final class ComponentAdmission {
 
     private final DefaultComponent component;
     private final DefaultBackplane backplane;
+    /** The backplane's admission and counters, taken once: admitting reaches them in one field read. */
+    private final BackplaneAdmission backplaneAdmission;
+    private final BackplaneCounters backplaneCounters;
     private final ComponentSpec.MakeRoom makeRoom;
     private final ActionCounters counters;
     /** Requests accepted and not finished, under {@code operationLimit}. */
@@ -36,6 +39,8 @@ final class ComponentAdmission {
     ComponentAdmission(DefaultComponent component, DefaultBackplane backplane, ComponentSpec spec, ActionCounters counters) {
         this.component = component;
         this.backplane = backplane;
+        this.backplaneAdmission = backplane.admission;
+        this.backplaneCounters = backplane.counters;
         this.makeRoom = spec.makeRoom();
         this.counters = counters;
         this.operationLimit = spec.operationLimit();
@@ -51,7 +56,7 @@ final class ComponentAdmission {
      * urgent work never takes, so a flood of it alone cannot get a more urgent request rejected.
      */
     void admit(Request request) {
-        backplane.admit(component, request); // backplane-wide: closed? total limit?
+        backplaneAdmission.admit(component, request); // backplane-wide: closed? total limit?
         if (request.isSystem()) {
             outstanding.admit();
             return;
@@ -61,7 +66,7 @@ final class ComponentAdmission {
                 || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority())))) {
             return;
         }
-        backplane.unadmit();
+        backplaneAdmission.unadmit();
         int limit = operationLimit;
         String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
                 : "the " + threshold + " outstanding requests that priority " + request.priority() + " may fill of its"
@@ -81,9 +86,9 @@ final class ComponentAdmission {
         try {
             return makeRoom.makeRoom(component, request.priority());
         } catch (RuntimeException | Error e) { // the request is not admitted: count it as rejected
-            backplane.unadmit();
+            backplaneAdmission.unadmit();
             countRejected(request);
-            backplane.countRejection(Reason.COMPONENT_LIMIT); // it was at its limit; the hook's exception tells the caller
+            backplaneCounters.countRejection(Reason.COMPONENT_LIMIT); // it was at its limit; the hook's exception tells the caller
             throw e;
         }
     }
@@ -91,7 +96,7 @@ final class ComponentAdmission {
     /** Counts {@code request} as rejected and returns the exception that tells its caller. */
     BackplaneRejectedException reject(Request request, Reason reason, String message) {
         countRejected(request);
-        backplane.countRejection(reason);
+        backplaneCounters.countRejection(reason);
         // after shutdown began nothing is retryable here: the node is going away (DESIGN §3.2)
         return new BackplaneRejectedException(reason, backplane.name(), component.name(), message,
                 reason != Reason.CLOSED && !backplane.isShutdown());
@@ -99,7 +104,7 @@ final class ComponentAdmission {
 
     private void countRejected(Request request) {
         counters.rejected.increment();
-        backplane.priorityCounters(request.priority()).rejected.increment();
+        backplaneCounters.priority(request.priority()).rejected.increment();
         ActionCounters endpoint = request.endpoint();
         if (endpoint != null) {
             endpoint.rejected.increment();
@@ -112,7 +117,7 @@ final class ComponentAdmission {
         counters.rejected.increment();
         endpoint.counters.submitted.increment();
         endpoint.counters.rejected.increment();
-        backplane.countRejection(Reason.STATE);
+        backplaneCounters.countRejection(Reason.STATE);
         return new BackplaneRejectedException(Reason.STATE, backplane.name(), component.name(), message,
                 !backplane.isShutdown());
     }

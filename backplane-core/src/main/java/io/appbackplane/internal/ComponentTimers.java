@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Invariants: timer endpoint names are unique within a component; a timer endpoint owns a
  * {@link ScheduledTimer} only while the component is in one of its accepting states (the transition
  * that changes the state calls {@link #stateChanged} on the component's own object, after the
- * switch). Every timer is registered with the backplane ({@code timerStarted}) before its first
- * deadline is scheduled, so a timer started during shutdown is cancelled at once.
+ * switch). Every timer is registered with the backplane's {@link ShutdownSequence} ({@code
+ * timerStarted}) before its first deadline is scheduled, so a timer started during shutdown is cancelled at once.
  *
  * <p>Thread-safe: any thread may start a timer; the endpoint table is a {@link ConcurrentHashMap}.
  */
@@ -26,11 +26,14 @@ final class ComponentTimers {
 
     private final DefaultComponent component;
     private final DefaultBackplane backplane;
+    /** Where every timer is registered before it starts (it cancels the live ones when shutdown begins). */
+    private final ShutdownSequence sequence;
     private final ConcurrentHashMap<String, TimerEndpoint> endpoints = new ConcurrentHashMap<>();
 
     ComponentTimers(DefaultComponent component, DefaultBackplane backplane) {
         this.component = component;
         this.backplane = backplane;
+        this.sequence = backplane.sequence;
     }
 
     TimerHandle schedule(Object key, int priority, Duration delay, Action<?> action) {
@@ -55,7 +58,7 @@ final class ComponentTimers {
         }
         backplane.policy().checkPriority(priority);
         ScheduledTimer timer = new ScheduledTimer(component, key, priority, action, mode, period.toNanos(), null);
-        backplane.timerStarted(timer);
+        sequence.timerStarted(timer);
         timer.start(backplane.clock().nanoTime() + initialDelay.toNanos());
         return timer;
     }
@@ -92,7 +95,7 @@ final class ComponentTimers {
         };
         ScheduledTimer timer = new ScheduledTimer(component, key, spec.priority(), spec.action(), mode,
                 spec.period().toNanos(), spec.nextDelay());
-        backplane.timerStarted(timer);
+        sequence.timerStarted(timer);
         Duration first = spec.kind() == TimerSpec.Kind.COMPUTED_DELAY ? spec.nextDelay().get() : spec.initialDelay();
         if (first == null) {
             timer.cancel();

@@ -34,9 +34,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>It keeps the components by name (unique; its own component first), the policy (replaced whole
  * by the setters, under this object's monitor), and the workers, timer service and offload
- * executor, which stop together at the end of shutdown. The package-private methods that actions
- * and submissions call read final fields (collaborators included) and delegate: nothing allocated,
- * no lock.
+ * executor, which stop together at the end of shutdown. A component takes its references to the
+ * collaborators it calls for every request ({@link BackplaneAdmission}, {@link BackplaneCounters},
+ * the {@link ShutdownSequence} its timers register with) from this object's final fields once, when
+ * it is made, so requests do not go through the backplane for them; the package-private methods
+ * that actions call here read final fields and delegate: nothing allocated, no lock.
  */
 public final class DefaultBackplane implements Backplane {
 
@@ -60,13 +62,14 @@ public final class DefaultBackplane implements Backplane {
     final ListenerFanOut listeners;
     /** The action tracer, or null (one check per action when none). */
     final ActionTracer tracer;
-    /** Counted on every action's path (the scheduler keeps its own reference). */
+    /** Counted on every action's and request's path (the scheduler and the components keep their own references). */
     final BackplaneCounters counters;
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
     /** The shutdown phases; also tracks the components' live timers, which it cancels. */
     final ShutdownSequence sequence = new ShutdownSequence(this);
-    private final BackplaneAdmission admission;
+    /** Admission, the outstanding and waiting totals (components keep their own reference: one field read less per request). */
+    final BackplaneAdmission admission;
     private final RealTicks realTicks;
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
@@ -242,32 +245,6 @@ public final class DefaultBackplane implements Backplane {
         return stepper;
     }
 
-    // ---------------------------------------------------------------- admission and accounting (components call these)
-
-    void admit(DefaultComponent component, Request request) {
-        admission.admit(component, request);
-    }
-
-    void unadmit() {
-        admission.unadmit();
-    }
-
-    void requestFinished(Request request, boolean success, boolean byShutdown) {
-        admission.requestFinished(request, success, byShutdown);
-    }
-
-    void waitingChanged(int delta) {
-        admission.waitingChanged(delta);
-    }
-
-    ActionCounters priorityCounters(int priority) {
-        return counters.priority(priority);
-    }
-
-    void countRejection(Reason reason) {
-        counters.countRejection(reason);
-    }
-
     // ---------------------------------------------------------------- scheduling hooks
 
     /** A CPU meter for one worker (or the step driver): thread CPU time with the system clock, see {@link CpuMeter}. */
@@ -306,10 +283,6 @@ public final class DefaultBackplane implements Backplane {
         if (entry != null) {
             scheduler.push(entry);
         }
-    }
-
-    void timerStarted(ScheduledTimer timer) {
-        sequence.timerStarted(timer);
     }
 
     // ---------------------------------------------------------------- shutdown

@@ -44,6 +44,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class DefaultComponent implements BackplaneComponent {
 
     private final DefaultBackplane backplane;
+    /** The backplane's admission and counters, taken once: a request reaches each in one field read, not via the backplane. */
+    private final BackplaneAdmission backplaneAdmission;
+    private final BackplaneCounters backplaneCounters;
     private final String name;
     /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
     final ReadyQueues ready;
@@ -57,6 +60,8 @@ final class DefaultComponent implements BackplaneComponent {
 
     DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
         this.backplane = backplane;
+        this.backplaneAdmission = backplane.admission;
+        this.backplaneCounters = backplane.counters;
         this.name = spec.name();
         this.ready = ready;
         this.keyedObjects = new KeyedObjects(this);
@@ -142,7 +147,7 @@ final class DefaultComponent implements BackplaneComponent {
         int priority = request.priority(); // checked when the request was made
         Object key = request.key;
         counters.submitted.increment();
-        backplane.priorityCounters(priority).submitted.increment();
+        backplaneCounters.priority(priority).submitted.increment();
         ActionCounters endpoint = request.endpoint();
         if (endpoint != null) {
             endpoint.submitted.increment();
@@ -223,12 +228,12 @@ final class DefaultComponent implements BackplaneComponent {
         if (endpoint != null) {
             endpoint.finished(success);
         }
-        backplane.requestFinished(request, success, byShutdown);
+        backplaneAdmission.requestFinished(request, success, byShutdown);
     }
 
     void waitingChanged(int delta) {
         waiting.addAndGet(delta);
-        backplane.waitingChanged(delta);
+        backplaneAdmission.waitingChanged(delta);
     }
 
     // ---------------------------------------------------------------- objects (KeyedObjects)

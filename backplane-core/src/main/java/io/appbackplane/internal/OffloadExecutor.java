@@ -100,7 +100,7 @@ public final class OffloadExecutor {
             });
         } catch (RejectedExecutionException e) {
             BackplaneRejectedException rejection = rejection(component, e);
-            own.countRejection(rejection.reason());
+            own.counters.countRejection(rejection.reason());
             reply.completeExceptionally(rejection);
         }
     }

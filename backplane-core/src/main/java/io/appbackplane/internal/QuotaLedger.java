@@ -25,9 +25,15 @@ final class QuotaLedger {
     static final long NO_CHARGE = -1;
 
     /**
-     * The slot of priority p, {@code epoch << 32 | used}, is at index {@code p * ReadyQueues.STRIDE}:
-     * (at least) one cache line each (no false sharing).
+     * Longs from one priority's slot in {@link #used} to the next: two cache lines ({@link
+     * CacheLines}), so that charging one priority does not invalidate the line of another's slot
+     * (false sharing). One line would do for that; two is the layout the ledger has had since its
+     * slots became longs (epoch and use) and kept the stride of the ints they were, {@link
+     * ReadyQueues#STRIDE}.
      */
+    private static final int STRIDE = 2 * CacheLines.LONGS_PER_LINE;
+
+    /** The slot of priority p, {@code epoch << 32 | used}, is at index {@code p * STRIDE}. */
     private final AtomicLongArray used;
     private final AtomicIntegerArray quotas;
     private final AtomicLong generation = new AtomicLong();
@@ -35,7 +41,7 @@ final class QuotaLedger {
 
     QuotaLedger(int[] quotas) {
         this.quotas = new AtomicIntegerArray(quotas);
-        this.used = new AtomicLongArray(quotas.length * ReadyQueues.STRIDE);
+        this.used = new AtomicLongArray(quotas.length * STRIDE);
     }
 
     /**
@@ -45,7 +51,7 @@ final class QuotaLedger {
      */
     long charge(int p) {
         int quota = quotas.get(p);
-        int i = p * ReadyQueues.STRIDE;
+        int i = p * STRIDE;
         while (true) {
             long slot = used.get(i);
             if (usedOf(slot) >= quota) {
@@ -68,7 +74,7 @@ final class QuotaLedger {
      * tick replenished the priority since: then the charge belonged to a period that is over.
      */
     void refund(int p, long receipt) {
-        int i = p * ReadyQueues.STRIDE;
+        int i = p * STRIDE;
         while (true) {
             long slot = used.get(i);
             if (epochOf(slot) != receipt || usedOf(slot) == 0) {
@@ -83,7 +89,7 @@ final class QuotaLedger {
     /** Changes a quota at run time; the use already counted this period stays. */
     void setQuota(int p, int quota) {
         quotas.set(p, quota); // a racing charge sees the old or the new quota; both are valid
-        int i = p * ReadyQueues.STRIDE;
+        int i = p * STRIDE;
         while (true) {
             long slot = used.get(i);
             if (usedOf(slot) <= quota || used.compareAndSet(i, slot, (slot & ~USED_MASK) | quota)) {
@@ -108,11 +114,11 @@ final class QuotaLedger {
 
     /** The epoch priority {@code p}'s slot is in: the receipt a charge taken now would get (for tests). */
     long epoch(int p) {
-        return epochOf(used.get(p * ReadyQueues.STRIDE));
+        return epochOf(used.get(p * STRIDE));
     }
 
     int used(int p) {
-        return usedOf(used.get(p * ReadyQueues.STRIDE));
+        return usedOf(used.get(p * STRIDE));
     }
 
     /** Changes with every replenishment; read before a scan that may end in a virtual tick. */
@@ -152,7 +158,7 @@ final class QuotaLedger {
      */
     private void reset() {
         for (int p = 0; p < quotas.length(); p++) {
-            int i = p * ReadyQueues.STRIDE;
+            int i = p * STRIDE;
             while (true) {
                 long slot = used.get(i);
                 // an unused slot holds no charge to refund: leaving its epoch is safe. The epoch wraps

@@ -16,11 +16,11 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 final class ReadyQueues {
 
     /**
-     * Ints between two priorities' counters in {@link #depth}: one cache line (64 bytes), so that
-     * workers and submitters changing the depth of one priority do not invalidate the line another
-     * priority's counter lives on (false sharing).
+     * Ints between two priorities' counters in {@link #depth}: one cache line ({@link CacheLines}),
+     * so that workers and submitters changing the depth of one priority do not invalidate the line
+     * another priority's counter lives on (false sharing).
      */
-    static final int STRIDE = 16;
+    static final int STRIDE = CacheLines.INTS_PER_LINE;
 
     private final ReadyQueue[] queues;
     /** The depth of priority p is at index {@code p * STRIDE}. */

@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the adder, which may be a line that workers write for every action (a tally, another counter).
  * Then each submit pays a cache miss, in some JVM runs and not in others (the layout changes with
  * every run and every GC). Here every stripe is padded on both sides inside one array, so no
- * other object shares its line whatever the layout.
+ * other object shares its line whatever the layout ({@link CacheLines}: a line per stripe, a line
+ * of padding before the first and after the last).
  *
  * <p>A thread adds to the stripe its identity hash picks, among as many stripes as the machine has
  * processors (rounded up to a power of two, at most 64; a {@code LongAdder} grows to that many
@@ -19,13 +20,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class StripedCounter {
 
-    /** Longs per cache line (64 bytes). */
-    private static final int LINE = 8;
+    private static final int LINE = CacheLines.LONGS_PER_LINE;
     private static final int STRIPES =
             Math.min(64, Integer.highestOneBit(Math.max(2, Runtime.getRuntime().availableProcessors()) * 2 - 1));
 
-    /** Stripe i at index {@code LINE × (i + 1)}: a line of padding before the first and after the last. */
-    private final AtomicLongArray cells = new AtomicLongArray(LINE * (STRIPES + 2));
+    /** Stripe i at {@code paddedIndex(LINE × i)}: a line each, between two lines of padding. */
+    private final AtomicLongArray cells = new AtomicLongArray(CacheLines.paddedLength(LINE * STRIPES));
 
     void increment() {
         cells.getAndIncrement(index());
@@ -34,7 +34,7 @@ final class StripedCounter {
     long sum() {
         long sum = 0;
         for (int i = 0; i < STRIPES; i++) {
-            sum += cells.get(LINE * (i + 1));
+            sum += cells.get(CacheLines.paddedIndex(LINE * i));
         }
         return sum;
     }
@@ -42,6 +42,6 @@ final class StripedCounter {
     private static int index() {
         int h = System.identityHashCode(Thread.currentThread());
         h ^= h >>> 16; // identity hashes may differ only in their high bits
-        return LINE * (1 + (h & (STRIPES - 1)));
+        return CacheLines.paddedIndex(LINE * (h & (STRIPES - 1)));
     }
 }

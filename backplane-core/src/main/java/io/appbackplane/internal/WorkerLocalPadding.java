@@ -1,12 +1,14 @@
 package io.appbackplane.internal;
 
 /**
- * Padding (68 bytes) ahead of the fields of a subclass whose instances belong to one worker and are
- * written by it on every action or turn ({@link RunContext}, {@link CpuMeter}, a worker's {@link
- * WorkerPool.Parker} with its busy flag). Such objects of different workers are created one after
- * the other and may end up side by side wherever the garbage collector copies them; without
- * padding, two workers' per-action writes could then land on one cache line (64 bytes) and every
- * action would pay for moving it between cores (docs/benchmarks.md, "slow and fast modes").
+ * The padding rule of {@link CacheLines}, for objects' fields rather than arrays' values: padding
+ * (68 bytes, more than a line of {@value CacheLines#BYTES}) ahead of the fields of a subclass whose
+ * instances belong to one worker and are written by it on every action or turn ({@link RunContext},
+ * {@link CpuMeter}, a worker's {@link WorkerPool.Parker} with its busy flag). Such objects of
+ * different workers are created one after the other and may end up side by side wherever the
+ * garbage collector copies them; without padding, two workers' per-action writes could then land
+ * on one cache line and every action would pay for moving it between cores (docs/benchmarks.md,
+ * "slow and fast modes").
  *
  * <p>HotSpot lays out a subclass's fields after its superclass's, except that a subclass field may
  * fill a gap the superclass leaves; the int fills the only such gap (after a 12-byte object header;
