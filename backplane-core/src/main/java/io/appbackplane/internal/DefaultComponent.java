@@ -159,18 +159,18 @@ final class DefaultComponent implements BackplaneComponent {
         }
         while (true) {
             WorkObject object = pinned != null ? pinned : keyedObjects.objectFor(key);
-            ReadyEntry entry = object.enqueue(node);
-            if (entry == ReadyEntry.RETRY) {
+            WorkObject.Enqueued offered = object.enqueue(node);
+            if (offered == Refusal.RELEASED) {
                 keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
                 pinned = null; // a handle released while we dispatched: the key's current object serves
                 continue;
             }
-            if (entry == ReadyEntry.ABANDONED) {
+            if (offered == Refusal.ABANDONED) {
                 request.abandon();
                 if (node.trace != null) {
                     ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
                 }
-            } else if (entry != null) {
+            } else if (offered instanceof ReadyEntry entry) {
                 backplane.scheduler().push(entry);
             }
             if (backplane.isStopped()) {

@@ -17,8 +17,13 @@ import java.lang.invoke.VarHandle;
  * entry before it, or pushes an entry killed before its push) purges afterwards, so that a queue
  * whose depth is 0 holds no entry at all and holds nothing for the park check to mistake for work
  * (issue 13, defect 1).
+ *
+ * <p>The methods that make an object READY or take it hand back the entry the caller must push or
+ * run, as Jetty's {@code SerializedInvoker.offer} hands back the task its caller must run; when
+ * there is none they return an enum constant saying why ({@link WorkObject.Enqueued}, {@link
+ * WorkObject.TurnEnd}, {@link Scheduler.Selection}). No entry stands for a result code.
  */
-final class ReadyEntry {
+final class ReadyEntry implements WorkObject.Enqueued, WorkObject.TurnEnd, Scheduler.Selection {
 
     private static final VarHandle NEXT;
     private static final VarHandle OBJECT;
@@ -32,17 +37,8 @@ final class ReadyEntry {
         }
     }
 
-    /** Returned by the scheduler when nothing is ready. */
-    static final ReadyEntry NONE = new ReadyEntry(null, -1);
-    /** Returned by the scheduler when work is ready but the CPU budget is used up. */
-    static final ReadyEntry THROTTLED = new ReadyEntry(null, -1);
-    /** Returned by {@link WorkObject#enqueue} when the object was released: look it up again. */
-    static final ReadyEntry RETRY = new ReadyEntry(null, -1);
-    /** Returned by {@link WorkObject#enqueue} after shutdown abandoned the object: fail the request. */
-    static final ReadyEntry ABANDONED = new ReadyEntry(null, -1);
-
     /**
-     * The object, or null once the entry is dead (and for the sentinels and a queue's dummy). Set
+     * The object, or null once the entry is dead (and for a queue's first dummy). Set
      * before the entry is published (by its push, a volatile CAS) and cleared only by {@link
      * #kill} under the object's monitor, or by {@link #forget} once the entry's turn is over. A
      * poller reads it once (a plain read): it sees the object, whose monitor then tells it the entry

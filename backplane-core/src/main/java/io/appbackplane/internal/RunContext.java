@@ -12,10 +12,10 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The {@link ActionContext} of one worker (or of the stepping thread), reused for every action it
- * runs, and the worker's {@link WorkObject.TurnGate}. Confined to its thread; the context of an
+ * runs, and the worker's {@link TurnGate}. Confined to its thread; the context of an
  * action is valid only while {@link #begin} .. {@link #end} brackets it.
  */
-final class RunContext extends WorkerLocalPadding implements ActionContext, WorkObject.TurnGate {
+final class RunContext extends WorkerLocalPadding implements ActionContext, TurnGate {
 
     private final DefaultBackplane backplane;
     private Thread owner;
@@ -50,7 +50,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Work
     /**
      * Whether a worker runs the turns (true) or the step driver (false). A worker's turn is one
      * uninterrupted run, so it takes a continued turn's next action off the queue at once (see
-     * {@link WorkObject.TurnGate#prefetchesNext}) and keeps an object that is alone at its
+     * {@link TurnGate#prefetchesNext}) and keeps an object that is alone at its
      * priority (see {@link #mayContinue}). The step driver's turn spans steps, between which a
      * test looks at ready depths and quota use: it keeps to the plain rule, so that what a test
      * sees between steps is what rule 7 describes.

@@ -23,6 +23,12 @@ import java.util.concurrent.CompletionStage;
  */
 final class Scheduler {
 
+    /**
+     * What {@link #select} hands back: a taken entry, whose object the caller must run, or a
+     * {@link NothingTaken}.
+     */
+    sealed interface Selection permits ReadyEntry, NothingTaken {}
+
     private final DefaultBackplane backplane;
     private final BackplaneCounters counters;
     private final BackplaneClock clock;
@@ -50,9 +56,9 @@ final class Scheduler {
      * quota (rule 6), unless the CPU budget is used up (rule 5).
      *
      * @return a taken entry (its object is now RUNNING and owned by the caller, its priority's quota
-     *     charged), {@link ReadyEntry#NONE} or {@link ReadyEntry#THROTTLED}
+     *     charged), {@link NothingTaken#NOTHING_READY} or {@link NothingTaken#THROTTLED}
      */
-    ReadyEntry select() {
+    Selection select() {
         return select(cpu.isLimited() ? clock.nanoTime() : 0);
     }
 
@@ -61,14 +67,14 @@ final class Scheduler {
      * action it just ran, saving a clock read per turn; the CPU budget changes per slice, not per
      * microsecond). Ignored without a CPU limit.
      */
-    ReadyEntry select(long now) {
+    Selection select(long now) {
         if (cpu.isLimited()) {
             if (!cpu.mayStart(now)) {
                 if (ready.totalDepth() > 0) {
                     cpu.throttled(now);
-                    return ReadyEntry.THROTTLED;
+                    return NothingTaken.THROTTLED;
                 }
-                return ReadyEntry.NONE;
+                return NothingTaken.NOTHING_READY;
             }
             if (cpu.isThrottled()) {
                 cpu.resumed(now);
@@ -103,7 +109,7 @@ final class Scheduler {
                 }
             }
             if (!quotaSpent) {
-                return ReadyEntry.NONE;
+                return NothingTaken.NOTHING_READY;
             }
             quotas.virtualTick(generation); // if another worker replenished first, just rescan
         }
@@ -112,10 +118,11 @@ final class Scheduler {
     /**
      * Runs one action of a taken object and decides what happens to the object next.
      *
-     * @return {@link WorkObject#CONTINUE} if the same worker should run the object's next action
-     *     (same turn), otherwise what {@link WorkObject#afterAction} said, already acted upon
+     * @return {@link AfterAction#CONTINUE} if the same worker should run the object's next action
+     *     (same turn), otherwise what {@link WorkObject#afterAction} said, already acted upon (a
+     *     new entry pushed, a released object forgotten)
      */
-    ReadyEntry runTurnStep(RunContext context, WorkObject object) {
+    WorkObject.TurnEnd runTurnStep(RunContext context, WorkObject object) {
         ActionNode node = object.takePrefetched(); // taken with the object, or by the step that continued the turn
         if (node == null) {
             node = object.next();
@@ -133,7 +140,7 @@ final class Scheduler {
         } else {
             context.lastActionEnd = clock.nanoTime();
         }
-        ReadyEntry after = decideAfterAction(context, object);
+        WorkObject.TurnEnd after = decideAfterAction(context, object);
         if (escaped != null) {
             throwUnchecked(escaped); // to the worker, which survives it or is replaced (WorkerPool)
         }
@@ -159,21 +166,21 @@ final class Scheduler {
      * continue may go on: in step mode the action boundary lasts until the next step, so work
      * submitted in between counts as waiting at that boundary (rule 7), as it would for a worker.
      *
-     * @return as {@link #runTurnStep}: {@link WorkObject#CONTINUE} or the object's next state, acted upon
+     * @return as {@link #runTurnStep}: {@link AfterAction#CONTINUE} or the object's next state, acted upon
      */
-    ReadyEntry redecideTurn(RunContext context, WorkObject object) {
+    WorkObject.TurnEnd redecideTurn(RunContext context, WorkObject object) {
         quotas.refund(context.turnPriority, context.turnCharge); // the provisional CONTINUE's charge; charged again if it stands
         context.lastActionEnd = clock.nanoTime(); // the step's boundary is now, not when the action ended
         return decideAfterAction(context, object);
     }
 
     /** Asks the object what comes next and acts on it: forget it if released, push it if READY again. */
-    private ReadyEntry decideAfterAction(RunContext context, WorkObject object) {
-        ReadyEntry after = object.afterAction(context);
-        if (after == WorkObject.RELEASE) {
+    private WorkObject.TurnEnd decideAfterAction(RunContext context, WorkObject object) {
+        WorkObject.TurnEnd after = object.afterAction(context);
+        if (after instanceof ReadyEntry entry) {
+            push(entry);
+        } else if (after == AfterAction.RELEASE) {
             object.component.forgetReleased(object);
-        } else if (after.object != null) {
-            push(after);
         }
         return after;
     }
@@ -189,7 +196,7 @@ final class Scheduler {
         taken.forget(); // it may stay its queue's dummy: it must not keep the object reachable
         context.startTurn(taken.priority);
         try {
-            while (runTurnStep(context, object) == WorkObject.CONTINUE) {
+            while (runTurnStep(context, object) == AfterAction.CONTINUE) {
                 // keep the object: rule 7's actions per turn
             }
         } finally {

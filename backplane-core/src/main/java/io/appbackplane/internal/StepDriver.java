@@ -53,24 +53,24 @@ final class StepDriver implements Stepper {
     /** One attempt: a step, or null if the object taken had nothing to run (look again). */
     private Step tryStep() {
         WorkObject object = current;
-        if (object != null && scheduler.redecideTurn(context, object) != WorkObject.CONTINUE) {
+        if (object != null && scheduler.redecideTurn(context, object) != AfterAction.CONTINUE) {
             object = current = null; // more urgent work arrived since the last step: end the turn
         }
         if (object == null) {
-            ReadyEntry entry = scheduler.select();
-            if (entry == ReadyEntry.NONE) {
+            Scheduler.Selection selected = scheduler.select();
+            if (!(selected instanceof ReadyEntry entry)) {
+                if (selected == NothingTaken.THROTTLED) {
+                    throttledUntil = scheduler.nextBudgetRelease();
+                    return Step.THROTTLED;
+                }
                 return Step.IDLE;
-            }
-            if (entry == ReadyEntry.THROTTLED) {
-                throttledUntil = scheduler.nextBudgetRelease();
-                return Step.THROTTLED;
             }
             object = entry.object;
             entry.forget(); // it may stay its queue's dummy: it must not keep the object reachable
             context.startTurn(entry.priority);
         }
         int before = context.turnActions;
-        ReadyEntry after;
+        WorkObject.TurnEnd after;
         current = null; // until runTurnStep says the turn continues (an escaped error has let the object go)
         try {
             after = scheduler.runTurnStep(context, object);
@@ -79,7 +79,7 @@ final class StepDriver implements Stepper {
             // decided, so it has left RUNNING unless its turn continues at the next step.
             scheduler.completeFutures(context);
         }
-        current = after == WorkObject.CONTINUE ? object : null;
+        current = after == AfterAction.CONTINUE ? object : null;
         if (context.turnActions == before) {
             return null; // the object's work was cancelled before it ran: look again
         }

@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An object: a FIFO work queue served one action at a time, scheduled at the priority of its most
- * urgent outstanding action (DESIGN rules 7, 8, 16).
+ * An object: a FIFO work queue ({@link ObjectActionQueue}, its superclass) served one action at a
+ * time, scheduled at the priority of its most urgent outstanding action (DESIGN rules 7, 8, 16).
+ * This class is the state machine; its state word's packing is {@link ObjectStateWord}.
  *
  * <h2>States</h2>
  * <ul>
@@ -24,23 +25,23 @@ import java.util.List;
  * </ul>
  *
  * <h2>Concurrency</h2>
- * Every field below is guarded by this object's monitor (except {@code prefetched}, handed from the
- * monitor to the worker holding the object): submitters, the worker running it, reply
- * deliveries and the shutdown sweep all synchronize on it. The monitor is per object, so there is no
- * global lock on the path submit → ready queue → worker; ready-queue pushes happen after the monitor
- * is released. Invariants, whenever the monitor is free:
+ * Every field here and in the queue is guarded by this object's monitor (except the queue's {@code
+ * prefetched}, handed from the monitor to the worker holding the object): submitters, the worker
+ * running it, reply deliveries and the shutdown sweep all synchronize on it. The monitor is per
+ * object, so there is no global lock on the path submit → ready queue → worker; ready-queue pushes
+ * happen after the monitor is released, by the caller that a method hands the entry to push
+ * ({@link Enqueued}, {@link TurnEnd}). Invariants, whenever the monitor is free (besides the
+ * queue's own):
  * <ul>
- *   <li>{@code queued = length(head..tail)};
- *   <li>{@code minPriority = min(priority of head..tail)} and {@code countAtMin = number of them at
- *       minPriority} ({@link #NO_PRIORITY} and 0 when the queue is empty);
  *   <li>{@code state == READY ⇔ readyEntry != null}, and then {@code readyEntry.priority =
  *       effectivePriority()} or more urgent work has not arrived since;
  *   <li>{@code state == WAITING ⇒ awaiting != null && front == null};
- *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ head == null && front == null && awaiting == null};
+ *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ no queued work, no front, awaiting == null};
+ *   <li>{@code prefetched != null ⇒ state == RUNNING};
  *   <li>{@code loadHint == load()} (every method that changes the load calls {@code loadChanged}).
  * </ul>
  */
-final class WorkObject {
+final class WorkObject extends ObjectActionQueue {
 
     /** No work, in no queue. */
     static final int IDLE = 0;
@@ -53,40 +54,20 @@ final class WorkObject {
     /** Gone from its component; terminal. */
     static final int RELEASED = 4;
 
-    static final int NO_PRIORITY = Integer.MAX_VALUE;
+    /** What {@link #enqueue} hands back besides null: the new entry to push, or a {@link Refusal}. */
+    sealed interface Enqueued permits ReadyEntry, Refusal {}
 
-    private static final int STATE_BITS = 0b111;
-    private static final int ABANDONED = 1 << 3;
-    /** One pin, in {@code word}'s bits above the flags. */
-    private static final int PIN = 1 << 4;
+    /** What {@link #afterAction} hands back: the new entry to push, or an {@link AfterAction}. */
+    sealed interface TurnEnd permits ReadyEntry, AfterAction {}
 
     final DefaultComponent component;
     final Object key;
 
-    private ActionNode head;
-    private ActionNode tail;
-    private int queued;
-    /** A reply or continuation: runs before {@code head} (rules 8 and 14). */
-    private ActionNode front;
-    private int minPriority = NO_PRIORITY;
-    private int countAtMin;
-
     private ReadyEntry readyEntry;
-    /**
-     * The action the worker holding the object runs next, taken off the queue ahead of time by
-     * {@link #take} or by a {@link #afterAction} that continues the turn, so that starting an
-     * action costs no extra monitor round trip. Written under the monitor and read (then cleared)
-     * by that same worker without it: confined to the worker while RUNNING, like a running
-     * action. Taking it off the queue is the action's start as far as cancellation and the
-     * shutdown sweep are concerned.
-     */
-    private ActionNode prefetched;
     private PendingReply awaiting;
     /**
-     * The state (low 3 bits: IDLE..RELEASED), the abandoned flag (set by the shutdown sweep: work
-     * offered afterwards fails at once) and the number of pins (handles and pools holding the
-     * object; the bits above), in one word to keep the object at 64 bytes (docs/benchmarks.md, W4).
-     * Read and written under the monitor only, like every field here but {@code loadHint}.
+     * State, abandoned flag and pins ({@link ObjectStateWord}). Read and written under the monitor
+     * only, like every field here but {@code loadHint}.
      */
     private int word;
     /**
@@ -115,31 +96,19 @@ final class WorkObject {
     /**
      * Queues {@code node}; called by a submitter.
      *
-     * @return an entry the caller must push to the ready queues (then signal a worker), {@code
-     *     null} if nothing is to be pushed, {@link ReadyEntry#RETRY} if this object was released
-     *     (the caller looks the key up again), or {@link ReadyEntry#ABANDONED} after shutdown
-     *     abandoned it (the caller fails the request)
+     * @return the object's new entry, which the caller must push to the ready queues (then signal
+     *     a worker), {@code null} if nothing is to be pushed, {@link Refusal#RELEASED} if this
+     *     object was released (the caller looks the key up again), or {@link Refusal#ABANDONED}
+     *     after shutdown abandoned it (the caller fails the request)
      */
-    synchronized ReadyEntry enqueue(ActionNode node) {
+    synchronized Enqueued enqueue(ActionNode node) {
         if (currentState() == RELEASED) {
-            return ReadyEntry.RETRY;
+            return Refusal.RELEASED;
         }
         if (isAbandoned()) {
-            return ReadyEntry.ABANDONED; // the caller fails the request outside this monitor
+            return Refusal.ABANDONED; // the caller fails the request outside this monitor
         }
-        if (tail == null) {
-            head = node;
-        } else {
-            tail.next = node;
-        }
-        tail = node;
-        queued++;
-        if (node.priority < minPriority) {
-            minPriority = node.priority;
-            countAtMin = 1;
-        } else if (node.priority == minPriority) {
-            countAtMin++;
-        }
+        append(node);
         loadChanged();
         switch (currentState()) {
             case IDLE:
@@ -171,7 +140,7 @@ final class WorkObject {
         component.ready.decrementDepth(entry.priority);
         readyEntry = null;
         setState(RUNNING);
-        prefetched = pollNext();
+        prefetch();
         loadChanged();
         return true;
     }
@@ -179,37 +148,13 @@ final class WorkObject {
     /** The next action to run (front first, then FIFO); called by the worker holding the object. */
     synchronized ActionNode next() {
         checkState(RUNNING);
-        ActionNode node = prefetched;
+        ActionNode node = takePrefetched();
         if (node != null) {
-            prefetched = null;
             return node;
         }
         node = pollNext();
         loadChanged();
         return node; // null if cancelled or abandoned while the worker was getting here
-    }
-
-    /**
-     * The action {@link #take} or a continuing {@link #afterAction} took off the queue, or null;
-     * called by the worker holding the object, without the monitor (see {@code prefetched}).
-     */
-    ActionNode takePrefetched() {
-        ActionNode node = prefetched;
-        prefetched = null;
-        return node;
-    }
-
-    private ActionNode pollNext() {
-        ActionNode node = front;
-        if (node != null) {
-            front = null;
-        } else {
-            node = head;
-            if (node != null) {
-                removeHead();
-            }
-        }
-        return node;
     }
 
     /**
@@ -236,7 +181,7 @@ final class WorkObject {
         if (isAbandoned()) {
             return false;
         }
-        front = continuation;
+        setFront(continuation);
         loadChanged();
         return true;
     }
@@ -256,7 +201,7 @@ final class WorkObject {
             return null; // already delivered, timed out, cancelled or abandoned: ignore
         }
         awaiting = null;
-        front = reply.end(value, failure, now);
+        setFront(reply.end(value, failure, now));
         loadChanged();
         if (currentState() == WAITING) {
             component.waitingChanged(-1);
@@ -265,59 +210,36 @@ final class WorkObject {
         return null; // still RUNNING: the worker sees the front when the action ends
     }
 
-    /** {@link #afterAction}: keep running the object (another action of the same turn). */
-    static final ReadyEntry CONTINUE = new ReadyEntry(null, -1);
-    /** {@link #afterAction}: the object now waits for a reply. */
-    static final ReadyEntry WAIT = new ReadyEntry(null, -1);
-    /** {@link #afterAction}: the object has no work. */
-    static final ReadyEntry NO_WORK = new ReadyEntry(null, -1);
-    /** {@link #afterAction}: the object has no work and is RELEASED: remove it from the component. */
-    static final ReadyEntry RELEASE = new ReadyEntry(null, -1);
-
     /**
      * Decides the object's next state after an action; called by the worker holding it.
      *
      * @param turn decides, under this monitor, whether the turn may go on at the object's current
      *     priority (actions per turn, more urgent work waiting, quota)
-     * @return {@link #CONTINUE}, {@link #WAIT}, {@link #NO_WORK}, {@link #RELEASE}, or the new
-     *     entry of the object, READY again, which the caller must push
+     * @return an {@link AfterAction}, or the new entry of the object, READY again, which the
+     *     caller must push
      */
-    synchronized ReadyEntry afterAction(TurnGate turn) {
+    synchronized TurnEnd afterAction(TurnGate turn) {
         checkState(RUNNING);
         if (awaiting != null) {
             setState(WAITING);
             component.waitingChanged(+1);
-            return WAIT;
+            return AfterAction.WAIT;
         }
-        if (front == null && head == null) {
+        if (!hasQueuedWork()) {
             setState(pins() == 0 && component.releasesIdleObjects() ? RELEASED : IDLE);
             loadChanged();
-            return currentState() == RELEASED ? RELEASE : NO_WORK;
+            return currentState() == RELEASED ? AfterAction.RELEASE : AfterAction.NO_WORK;
         }
         if (turn.mayContinue(effectivePriority())) {
             if (turn.prefetchesNext()) {
-                prefetched = pollNext();
+                prefetch();
                 loadChanged(); // the action that ended no longer counts; the prefetched one does
             }
-            return CONTINUE;
+            return AfterAction.CONTINUE;
         }
         ReadyEntry entry = becomeReady();
         loadChanged();
         return entry;
-    }
-
-    /** Decides whether a turn goes on; see {@link #afterAction}. */
-    interface TurnGate {
-        boolean mayContinue(int effectivePriority);
-
-        /**
-         * Whether a continuing {@link #afterAction} also takes the next action off the queue for
-         * {@link #takePrefetched}: a worker runs it at once; the step driver, whose next step
-         * decides again first ({@code Scheduler.redecideTurn}), leaves it queued.
-         */
-        default boolean prefetchesNext() {
-            return false;
-        }
     }
 
     /** Pins the object (an {@link io.appbackplane.ObjectHandle}); false if it was released. */
@@ -325,13 +247,13 @@ final class WorkObject {
         if (currentState() == RELEASED) {
             return false;
         }
-        word += PIN;
+        word += ObjectStateWord.PIN;
         return true;
     }
 
     /** Unpins; returns true if the object was idle, unpinned and is now RELEASED. */
     synchronized boolean unpin() {
-        word -= PIN;
+        word -= ObjectStateWord.PIN;
         return tryRelease();
     }
 
@@ -346,15 +268,8 @@ final class WorkObject {
 
     /** Removes the queued (not started) actions, for cancellation; front and reply stay. */
     synchronized List<ActionNode> removeQueued() {
-        List<ActionNode> removed = new ArrayList<>(queued);
-        for (ActionNode n = head; n != null; n = n.next) {
-            removed.add(n);
-        }
-        head = tail = null;
-        queued = 0;
-        minPriority = NO_PRIORITY;
-        countAtMin = 0;
-        if (currentState() == READY && front == null) {
+        List<ActionNode> removed = removeFifo();
+        if (currentState() == READY && !hasFront()) {
             goStale();
             setState(IDLE); // the caller then tries to release the object
         }
@@ -362,13 +277,7 @@ final class WorkObject {
         return removed;
     }
 
-    /**
-     * Shutdown: removes every queued action, the front and the awaited reply, and makes later
-     * offers fail. A running action finishes; its request completes normally.
-     *
-     * @param dropped receives the removed actions (their traces end as dropped), or null
-     * @return the requests to fail (those of removed actions and of the awaited reply)
-     */
+    /** {@link #abandon(boolean, List)} for good: later offers fail too. */
     List<Request> abandon(List<ActionNode> dropped) {
         return abandon(true, dropped);
     }
@@ -383,26 +292,10 @@ final class WorkObject {
      */
     synchronized List<Request> abandon(boolean forever, List<ActionNode> dropped) {
         if (forever) {
-            word |= ABANDONED;
+            word |= ObjectStateWord.ABANDONED;
         }
         List<Request> failed = new ArrayList<>();
-        if (front != null) {
-            failed.add(front.request);
-            if (dropped != null) {
-                dropped.add(front);
-            }
-            front = null;
-        }
-        for (ActionNode n = head; n != null; n = n.next) {
-            failed.add(n.request);
-            if (dropped != null) {
-                dropped.add(n);
-            }
-        }
-        head = tail = null;
-        queued = 0;
-        minPriority = NO_PRIORITY;
-        countAtMin = 0;
+        removeAll(failed, dropped);
         if (awaiting != null) {
             failed.add(awaiting.abandon());
             awaiting = null;
@@ -429,25 +322,25 @@ final class WorkObject {
     }
 
     private int computeLoad() {
-        return queued + (front == null ? 0 : 1) + (currentState() == RUNNING || currentState() == WAITING ? 1 : 0);
+        return waiting() + (currentState() == RUNNING || currentState() == WAITING ? 1 : 0);
     }
 
     /** The state; the caller holds the monitor. */
     private int currentState() {
-        return word & STATE_BITS;
+        return ObjectStateWord.state(word);
     }
 
-    /** Sets the state, keeping the flags and pins; the caller holds the monitor. */
+    /** Sets the state, keeping the flag and pins; the caller holds the monitor. */
     private void setState(int state) {
-        word = (word & ~STATE_BITS) | state;
+        word = ObjectStateWord.withState(word, state);
     }
 
     private int pins() {
-        return word >>> 4;
+        return ObjectStateWord.pins(word);
     }
 
     private boolean isAbandoned() {
-        return (word & ABANDONED) != 0;
+        return ObjectStateWord.isAbandoned(word);
     }
 
     /** Publishes the load after a change; called under the monitor by every method that changes it. */
@@ -460,12 +353,7 @@ final class WorkObject {
     }
 
     synchronized int queued() {
-        return queued + (front == null ? 0 : 1);
-    }
-
-    /** The priority the object is scheduled at: its most urgent outstanding action's. */
-    private int effectivePriority() {
-        return front == null ? minPriority : Math.min(front.priority, minPriority);
+        return waiting();
     }
 
     /**
@@ -490,38 +378,6 @@ final class WorkObject {
         return readyEntry;
     }
 
-    private void removeHead() {
-        ActionNode node = head;
-        head = node.next;
-        node.next = null;
-        if (head == null) {
-            tail = null;
-        }
-        queued--;
-        if (node.priority == minPriority && --countAtMin == 0) {
-            rescanMinPriority();
-        }
-    }
-
-    /**
-     * Recomputes the most urgent queued priority after the last action at the old one left. O(queue
-     * length), but it runs only when a whole priority tier drains, so amortized O(priorities).
-     */
-    private void rescanMinPriority() {
-        int min = NO_PRIORITY;
-        int count = 0;
-        for (ActionNode n = head; n != null; n = n.next) {
-            if (n.priority < min) {
-                min = n.priority;
-                count = 1;
-            } else if (n.priority == min) {
-                count++;
-            }
-        }
-        minPriority = min;
-        countAtMin = count;
-    }
-
     private void checkState(int expected) {
         if (currentState() != expected) {
             throw new IllegalStateException("object '" + SafeText.of(key) + "' is in state " + currentState() + ", expected " + expected);
@@ -530,31 +386,12 @@ final class WorkObject {
 
     /** Checks the monitor-guarded invariants; for tests. */
     synchronized void checkInvariants() {
-        int length = 0;
-        int min = NO_PRIORITY;
-        int count = 0;
-        for (ActionNode n = head; n != null; n = n.next) {
-            length++;
-            if (n.priority < min) {
-                min = n.priority;
-                count = 1;
-            } else if (n.priority == min) {
-                count++;
-            }
-        }
-        require(length == queued, "queued = " + queued + " but the queue holds " + length);
-        require(min == minPriority && count == countAtMin, "min/count stale");
+        checkQueue();
         require((currentState() == READY) == (readyEntry != null), "readyEntry iff READY");
-        require(currentState() != WAITING || (awaiting != null && front == null), "WAITING needs an awaited reply");
-        require(currentState() != IDLE && currentState() != RELEASED || (head == null && front == null && awaiting == null),
+        require(currentState() != WAITING || (awaiting != null && !hasFront()), "WAITING needs an awaited reply");
+        require(currentState() != IDLE && currentState() != RELEASED || (!hasQueuedWork() && awaiting == null),
                 "an idle object holds work");
-        require(prefetched == null || currentState() == RUNNING, "a prefetched action outside RUNNING");
-    }
-
-    private static void require(boolean condition, String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
+        require(!hasPrefetched() || currentState() == RUNNING, "a prefetched action outside RUNNING");
     }
 
     @Override

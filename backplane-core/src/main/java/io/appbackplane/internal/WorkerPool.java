@@ -338,18 +338,18 @@ final class WorkerPool {
                 boolean justRan = false;
                 while (!shouldExit()) {
                     // After a turn, the end of its last action is a recent enough "now" for the CPU check.
-                    ReadyEntry entry = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
-                    if (!justRan && entry.object != null) {
+                    Scheduler.Selection selected = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
+                    if (!justRan && selected instanceof ReadyEntry) {
                         tookWorkAfterIdle(); // back from a spin or a park: wake another for what is left
                     }
                     justRan = false;
-                    if (entry == ReadyEntry.NONE) {
+                    if (selected == NothingTaken.NOTHING_READY) {
                         if (!(spinningIsFree() && spinForWork(SPINS_BEFORE_PARK))) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
                             context.cpuMeter.woke();
                         }
-                    } else if (entry == ReadyEntry.THROTTLED) {
+                    } else if (selected == NothingTaken.THROTTLED) {
                         context.cpuMeter.flush();
                         context.cpuMeter.parking();
                         awaitWork(this, scheduler.nanosUntilRelease());
@@ -359,7 +359,7 @@ final class WorkerPool {
                         BUSY.setRelease(this, true);
                         context.cpuMeter.turnStarting();
                         try {
-                            scheduler.runTurn(context, entry);
+                            scheduler.runTurn(context, (ReadyEntry) selected);
                         } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
                             // Actions' own failures never get here (rule 15); this is a scheduler or
                             // hook defect. Keep the worker alive rather than lose a thread per defect.

@@ -38,7 +38,7 @@ public class ReadyQueuesLincheckTest {
     static final int KEYS = 2;
     /** One action per priority per period: selection keeps running into spent quotas and virtual ticks. */
     static final int[] QUOTAS = {1, 1, 1};
-    private static final WorkObject.TurnGate NEVER_CONTINUE = new WorkObject.TurnGate() {
+    private static final TurnGate NEVER_CONTINUE = new TurnGate() {
         @Override
         public boolean mayContinue(int effectivePriority) {
             return false;
@@ -86,19 +86,19 @@ public class ReadyQueuesLincheckTest {
             ActionNode node = new ActionNode(action, priority, new Request(component, key, priority, null, null, null, false), 0L);
             while (true) {
                 WorkObject object = lookUp(key);
-                ReadyEntry entry;
+                WorkObject.Enqueued offered;
                 synchronized (lock) {
                     action.seq = submitted[key] + 1;
-                    entry = object.enqueue(node);
-                    if (entry != ReadyEntry.RETRY) {
+                    offered = object.enqueue(node);
+                    if (offered != Refusal.RELEASED) {
                         submitted[key]++;
                     }
                 }
-                if (entry == ReadyEntry.RETRY) {
+                if (offered == Refusal.RELEASED) {
                     objects.remove(key, object); // released concurrently: help remove it, then look again
                     continue;
                 }
-                if (entry != null) {
+                if (offered instanceof ReadyEntry entry) {
                     scheduler.push(entry); // a step-mode backplane: push without a wake-up
                 }
                 return;
@@ -108,8 +108,7 @@ public class ReadyQueuesLincheckTest {
         /** A worker: select, run one action, decide (never continuing the turn), push. */
         @Operation
         public void workerStep() {
-            ReadyEntry entry = scheduler.select();
-            if (entry.object != null) {
+            if (scheduler.select() instanceof ReadyEntry entry) {
                 runOneAction(entry.object);
             }
         }
@@ -149,7 +148,7 @@ public class ReadyQueuesLincheckTest {
             for (WorkObject object : taken) {
                 runOneAction(object);
             }
-            for (ReadyEntry e = scheduler.select(); e.object != null; e = scheduler.select()) {
+            for (Scheduler.Selection s = scheduler.select(); s instanceof ReadyEntry e; s = scheduler.select()) {
                 runOneAction(e.object);
             }
             for (WorkObject object : objectsCreated) {
@@ -176,11 +175,11 @@ public class ReadyQueuesLincheckTest {
                 ranUpTo[key] = action.seq;
             }
             held[key].set(false); // before afterAction: once it returns, another worker may take the object
-            ReadyEntry after = object.afterAction(NEVER_CONTINUE);
-            if (after == WorkObject.RELEASE) {
+            WorkObject.TurnEnd after = object.afterAction(NEVER_CONTINUE);
+            if (after == AfterAction.RELEASE) {
                 objects.remove(key, object);
-            } else if (after.object != null) {
-                scheduler.push(after);
+            } else if (after instanceof ReadyEntry entry) {
+                scheduler.push(entry);
             }
         }
 

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * deliverer and a canceller see it, over real {@link ReadyQueues}.
  *
  * <p>The harness does what {@code DefaultComponent} and {@code Scheduler} do around the object —
- * look the key up (and again after RETRY), push the returned entry after the monitor is released,
- * poll the most urgent queue, take, run one action, decide with a {@link WorkObject.TurnGate} that
+ * look the key up (and again after {@code Refusal.RELEASED}), push the returned entry after the monitor is released,
+ * poll the most urgent queue, take, run one action, decide with a {@link TurnGate} that
  * never continues, remove a RELEASED object from the map — but runs no user code: an "action" is a
  * {@link Tagged} id. Ids are handed out in enqueue order, so a step's result (the id it ran) is a
  * function of the sequential history and Lincheck compares it exactly.
@@ -49,7 +49,7 @@ public class WorkObjectLincheckTest {
 
     static final int PRIORITIES = 3;
     private static final Object KEY = "key";
-    private static final WorkObject.TurnGate NEVER_CONTINUE = new WorkObject.TurnGate() {
+    private static final TurnGate NEVER_CONTINUE = new TurnGate() {
         @Override
         public boolean mayContinue(int effectivePriority) {
             return false;
@@ -307,20 +307,20 @@ public class WorkObjectLincheckTest {
             ActionNode node = new ActionNode(action, priority, new Request(component, KEY, priority, null, null, null, false), 0L);
             while (true) {
                 WorkObject object = lookUp();
-                ReadyEntry entry;
+                WorkObject.Enqueued offered;
                 synchronized (lock) {
                     action.id = lastId + 1;
-                    entry = object.enqueue(node);
-                    if (entry != ReadyEntry.RETRY) {
+                    offered = object.enqueue(node);
+                    if (offered != Refusal.RELEASED) {
                         lastId++;
                     }
                 }
-                if (entry == ReadyEntry.RETRY) {
+                if (offered == Refusal.RELEASED) {
                     objects.remove(KEY, object); // released concurrently: help remove it, then look again
                     continue;
                 }
-                require(entry != ReadyEntry.ABANDONED, "abandoned without a shutdown");
-                if (entry != null) {
+                require(offered != Refusal.ABANDONED, "abandoned without a shutdown");
+                if (offered instanceof ReadyEntry entry) {
                     push(entry);
                 }
                 return;
@@ -385,11 +385,11 @@ public class WorkObjectLincheckTest {
         /** The rest of the turn: the object's next state, acted upon. */
         private void finishTurn(WorkObject object) {
             running.set(false); // before afterAction: once it returns, another worker may take the object
-            ReadyEntry after = object.afterAction(NEVER_CONTINUE);
-            if (after == WorkObject.RELEASE) {
+            WorkObject.TurnEnd after = object.afterAction(NEVER_CONTINUE);
+            if (after == AfterAction.RELEASE) {
                 objects.remove(KEY, object);
-            } else if (after.object != null) {
-                push(after);
+            } else if (after instanceof ReadyEntry entry) {
+                push(entry);
             }
         }
 

@@ -129,9 +129,9 @@ public class WorkerParkingLincheckTest {
             WorkObject object = new WorkObject(component, key);
             ActionNode node = new ActionNode(NeverRun.INSTANCE, priority,
                     new Request(component, key, priority, null, null, null, false), 0L);
-            ReadyEntry entry = object.enqueue(node);
-            require(entry != null && entry.object == object, "a fresh object did not become READY");
-            scheduler.push(entry); // ready.push(entry); signalWork() is a no-op on the step-mode backplane
+            WorkObject.Enqueued offered = object.enqueue(node);
+            require(offered instanceof ReadyEntry entry && entry.object == object, "a fresh object did not become READY");
+            scheduler.push((ReadyEntry) offered); // ready.push(entry); signalWork() is a no-op on the step-mode backplane
             pool.signal(); // what signalWork() does on a threaded backplane
         }
 
@@ -146,15 +146,15 @@ public class WorkerParkingLincheckTest {
             try {
                 boolean backFromIdle = false; // a real worker comes here from a turn of its own
                 while (true) {
-                    ReadyEntry entry = scheduler.select();
-                    if (entry.object != null) {
+                    Scheduler.Selection selected = scheduler.select();
+                    if (selected instanceof ReadyEntry) {
                         taken.incrementAndGet(); // the object stays RUNNING: nothing else looks at it
                         if (backFromIdle) {
                             pool.tookWorkAfterIdle();
                         }
                         return;
                     }
-                    require(entry == ReadyEntry.NONE, "throttled without a CPU limit");
+                    require(selected == NothingTaken.NOTHING_READY, "throttled without a CPU limit");
                     if (!pool.spinForWork(SPINS)) {
                         pool.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
@@ -182,7 +182,7 @@ public class WorkerParkingLincheckTest {
             require(pool.idle() == 0, pool.idle() + " workers still idle");
             require(pool.spinning() == 0, pool.spinning() + " workers still spinning");
             int queued = 0;
-            for (ReadyEntry e = scheduler.select(); e.object != null; e = scheduler.select()) {
+            while (scheduler.select() instanceof ReadyEntry) {
                 queued++;
             }
             require(taken.get() + queued == started.get(),

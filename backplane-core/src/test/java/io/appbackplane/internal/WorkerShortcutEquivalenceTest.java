@@ -122,9 +122,9 @@ class WorkerShortcutEquivalenceTest {
         long shortcutTurns = 0;
         DefaultBackplane.CURRENT.set(backplane); // as a worker thread has it (WorkerPool)
         try {
-            for (ReadyEntry entry = scheduler.select(); entry != ReadyEntry.NONE; entry = scheduler.select()) {
-                assertThat(entry).as("no CPU limit: never throttled").isNotSameAs(ReadyEntry.THROTTLED);
-                scheduler.runTurn(worker, entry);
+            for (Scheduler.Selection selected = scheduler.select(); selected != NothingTaken.NOTHING_READY; selected = scheduler.select()) {
+                assertThat(selected).as("no CPU limit: never throttled").isInstanceOf(ReadyEntry.class);
+                scheduler.runTurn(worker, (ReadyEntry) selected);
                 if (worker.turnActions > backplane.policy().actionsPerTurn()) {
                     shortcutTurns++;
                 }

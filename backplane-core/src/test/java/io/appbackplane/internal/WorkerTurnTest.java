@@ -52,15 +52,23 @@ class WorkerTurnTest {
 
     /** Takes the next object as a worker's select does, and starts its turn. */
     private WorkObject take() {
-        ReadyEntry entry = backplane.scheduler().select();
-        assertThat(entry.object).as("an object was ready").isNotNull();
+        Scheduler.Selection selected = backplane.scheduler().select();
+        assertThat(selected).as("an object was ready").isInstanceOf(ReadyEntry.class);
+        ReadyEntry entry = (ReadyEntry) selected;
         worker.turnPriority = entry.priority;
         worker.turnActions = 0;
         return entry.object;
     }
 
-    private ReadyEntry runOne(WorkObject object) {
+    private WorkObject.TurnEnd runOne(WorkObject object) {
         return backplane.scheduler().runTurnStep(worker, object);
+    }
+
+    /** {@link #runOne} of an action after which the object must be READY again: its new entry. */
+    private ReadyEntry runOneAndRejoin(WorkObject object) {
+        WorkObject.TurnEnd after = runOne(object);
+        assertThat(after).as("the turn ended with the object READY again").isInstanceOf(ReadyEntry.class);
+        return (ReadyEntry) after;
     }
 
     private List<Integer> readyDepths() {
@@ -79,10 +87,10 @@ class WorkerTurnTest {
         submit("A3", 2);
         WorkObject a = take();
 
-        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
+        assertThat(runOne(a)).isSameAs(AfterAction.CONTINUE);
         assertThat(a.queued()).as("A2 was taken off the queue with the decision (prefetched); A3 waits").isEqualTo(1);
-        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
-        assertThat(runOne(a)).isIn(WorkObject.NO_WORK, WorkObject.RELEASE);
+        assertThat(runOne(a)).isSameAs(AfterAction.CONTINUE);
+        assertThat(runOne(a)).isIn(AfterAction.NO_WORK, AfterAction.RELEASE);
 
         assertThat(ran).containsExactly("A1", "A2", "A3");
         assertThat(quotaUse()).containsExactly(0, 0, 3);
@@ -98,9 +106,9 @@ class WorkerTurnTest {
         WorkObject a = take();
 
         for (int i = 1; i < RunContext.LONGEST_TURN; i++) {
-            assertThat(runOne(a)).as("action %d", i).isSameAs(WorkObject.CONTINUE);
+            assertThat(runOne(a)).as("action %d", i).isSameAs(AfterAction.CONTINUE);
         }
-        ReadyEntry after = runOne(a); // the longest turn's last action: a worker may retire now
+        ReadyEntry after = runOneAndRejoin(a); // the longest turn's last action: a worker may retire now
 
         assertThat(after.object).as("A rejoined its queue").isSameAs(a);
         assertThat(ran).hasSize(RunContext.LONGEST_TURN);
@@ -116,8 +124,8 @@ class WorkerTurnTest {
         submit("A3", 2);
         WorkObject a = take();
 
-        assertThat(runOne(a)).isSameAs(WorkObject.CONTINUE);
-        ReadyEntry after = runOne(a); // priority 2's quota (2) is spent: the turn ends
+        assertThat(runOne(a)).isSameAs(AfterAction.CONTINUE);
+        ReadyEntry after = runOneAndRejoin(a); // priority 2's quota (2) is spent: the turn ends
 
         assertThat(after.object).isSameAs(a);
         assertThat(quotaUse()).containsExactly(0, 0, 2);
@@ -132,7 +140,7 @@ class WorkerTurnTest {
         submit("B1", 2);
         WorkObject a = take();
 
-        ReadyEntry after = runOne(a);
+        ReadyEntry after = runOneAndRejoin(a);
 
         assertThat(after.object).as("A is READY again, behind B").isSameAs(a);
         assertThat(readyDepths()).containsExactly(0, 0, 2);
@@ -147,7 +155,7 @@ class WorkerTurnTest {
         WorkObject a = take();
         submit("C1", 1);
 
-        ReadyEntry after = runOne(a);
+        ReadyEntry after = runOneAndRejoin(a);
 
         assertThat(after.object).isSameAs(a);
         assertThat(readyDepths()).containsExactly(0, 1, 1);
@@ -162,7 +170,7 @@ class WorkerTurnTest {
         submit("A2", 2);
         WorkObject a = take();
 
-        ReadyEntry after = runOne(a);
+        ReadyEntry after = runOneAndRejoin(a);
 
         assertThat(after.object).as("A rejoined its (empty) queue").isSameAs(a);
         assertThat(readyDepths()).containsExactly(0, 0, 1);

@@ -56,7 +56,7 @@ class WorkerWakeCascadeTest {
                 .as("a producer that saw a spinning worker unparked nobody").isTrue();
 
         pool.stopSpinning(); // the spin saw work
-        ReadyEntry taken = scheduler.select();
+        ReadyEntry taken = (ReadyEntry) scheduler.select();
         assertThat(taken.object).isNotNull();
         pool.tookWorkAfterIdle();
 
@@ -83,7 +83,7 @@ class WorkerWakeCascadeTest {
         pool.startSpinning();
         submit(1);
         pool.stopSpinning();
-        assertThat(scheduler.select().object).isNotNull();
+        assertThat(scheduler.select()).isInstanceOf(ReadyEntry.class);
         pool.tookWorkAfterIdle();
 
         assertThat(parkedWorker.get().parked.get()).as("nothing left, so no wake-up").isTrue();
@@ -106,8 +106,7 @@ class WorkerWakeCascadeTest {
             pool.enlist(me);
             try {
                 while (!done) {
-                    ReadyEntry entry = scheduler.select();
-                    if (entry.object != null) {
+                    if (scheduler.select() instanceof ReadyEntry entry) {
                         takenByParkedWorker.set(entry);
                         return;
                     }
@@ -127,7 +126,7 @@ class WorkerWakeCascadeTest {
         WorkObject object = new WorkObject(component, key);
         ActionNode node = new ActionNode(WorkerParkingLincheckTest.NeverRun.INSTANCE, 0,
                 new Request(component, key, 0, null, null, null, false), 0L);
-        ReadyEntry entry = object.enqueue(node);
+        ReadyEntry entry = (ReadyEntry) object.enqueue(node);
         assertThat(entry.object).isSameAs(object);
         scheduler.push(entry); // signalWork() is a no-op on the step-mode backplane
         pool.signal(); // what signalWork() does on a threaded backplane
