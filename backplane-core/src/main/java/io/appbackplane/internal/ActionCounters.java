@@ -2,10 +2,7 @@ package io.appbackplane.internal;
 
 import io.appbackplane.ActionCounts;
 import io.appbackplane.LatencyHistogram;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,37 +13,25 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Concurrency</h2>
  * Submissions and rejections come from any thread and go to padded {@link StripedCounter}s. What
  * happens per action on a worker (an action ran, a request finished) goes to that worker's own
- * tally, a {@code long[]} indexed by {@link WorkerThread#slot}: only the thread holding the slot
- * writes it (plain read of its own last write, release write), snapshots read it with acquire, so
- * a snapshot that sees a request finished also sees it submitted (both are plain moves on x86). That saves about ten contended
+ * tally ({@link WorkerTallies}): only the thread holding the slot writes it (plain read of its own
+ * last write, release write), snapshots read it with acquire, so a snapshot that sees a request
+ * finished also sees it submitted (both are plain moves on x86). That saves about ten contended
  * atomic updates per action. Threads that are not workers (a timer, a reply's completer, the
  * shutdown sweep, the step driver) use the shared striped counters instead. A snapshot taken
  * while actions run is a moment-old sum, as it was with the adders alone.
  */
 final class ActionCounters {
 
-    /**
-     * A tally is a padded array ({@link CacheLines}), its values between a cache line of padding on
-     * either side: the garbage collector may place any object next to the array, and a neighbour
-     * that another thread writes (a submitter's counter, another worker's tally) would otherwise
-     * cost a cache miss per action, in some runs and not in others.
-     */
-    private static final int ACTIONS_RUN = CacheLines.paddedIndex(0);
-    private static final int QUEUE_NANOS = CacheLines.paddedIndex(1);
-    private static final int RUN_NANOS = CacheLines.paddedIndex(2);
-    private static final int MAX_QUEUE_NANOS = CacheLines.paddedIndex(3);
-    private static final int MAX_RUN_NANOS = CacheLines.paddedIndex(4);
-    private static final int COMPLETED = CacheLines.paddedIndex(5);
-    private static final int FAILED = CacheLines.paddedIndex(6);
+    /** Value indexes in a worker's tally ({@link WorkerTallies}): one cache line of values. */
+    private static final int ACTIONS_RUN = 0;
+    private static final int QUEUE_NANOS = 1;
+    private static final int RUN_NANOS = 2;
+    private static final int MAX_QUEUE_NANOS = 3;
+    private static final int MAX_RUN_NANOS = 4;
+    private static final int COMPLETED = 5;
+    private static final int FAILED = 6;
     /** Where a tally's queue-wait histogram starts (only the per-priority counters keep one): after the values' line. */
-    private static final int HISTOGRAM = CacheLines.paddedIndex(CacheLines.LONGS_PER_LINE);
-    /** Longs per tally without a histogram: one line of values between two lines of padding. */
-    private static final int TALLY_LENGTH = CacheLines.paddedLength(CacheLines.LONGS_PER_LINE);
-    /** Longs per tally with a histogram: the values' line and the histogram between two lines of padding. */
-    private static final int TALLY_LENGTH_WITH_HISTOGRAM =
-            CacheLines.paddedLength(CacheLines.LONGS_PER_LINE + LatencyHistogram.BUCKETS);
-
-    private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int HISTOGRAM = CacheLines.LONGS_PER_LINE;
 
     /** Added to by submitting threads on every request: padded (see {@link StripedCounter}). */
     final StripedCounter submitted = new StripedCounter();
@@ -59,8 +44,8 @@ final class ActionCounters {
     private final LongAdder runNanos = new LongAdder();
     private final LongAccumulator maxQueueNanos = new LongAccumulator(Math::max, 0);
     private final LongAccumulator maxRunNanos = new LongAccumulator(Math::max, 0);
-    /** Tallies by worker slot; grown (copied) under this object's lock, published by the volatile write. */
-    private volatile long[][] tallies = new long[0][];
+    /** Each worker's own counts, by its slot. */
+    private final WorkerTallies tallies;
     /**
      * Whether actions' queue waits are counted in a {@link LatencyHistogram} as well: one more plain
      * add to the worker's own tally per action (the bucket is a few shifts), for the live view's
@@ -78,10 +63,11 @@ final class ActionCounters {
     ActionCounters(boolean queueHistogram) {
         this.queueHistogram = queueHistogram;
         this.sharedQueueHistogram = queueHistogram ? new AtomicLongArray(LatencyHistogram.BUCKETS) : null;
+        this.tallies = new WorkerTallies(queueHistogram ? HISTOGRAM + LatencyHistogram.BUCKETS : HISTOGRAM);
     }
 
     void actionRan(long queueTime, long runTime) {
-        long[] tally = tally(WorkerThread.currentSlot());
+        long[] tally = tallies.of(WorkerThread.currentSlot());
         if (tally == null) {
             actionsRun.increment();
             queueNanos.add(queueTime);
@@ -93,82 +79,31 @@ final class ActionCounters {
             }
             return;
         }
-        add(tally, ACTIONS_RUN, 1);
-        add(tally, QUEUE_NANOS, queueTime);
-        add(tally, RUN_NANOS, runTime);
-        max(tally, MAX_QUEUE_NANOS, queueTime);
-        max(tally, MAX_RUN_NANOS, runTime);
+        WorkerTallies.add(tally, ACTIONS_RUN, 1);
+        WorkerTallies.add(tally, QUEUE_NANOS, queueTime);
+        WorkerTallies.add(tally, RUN_NANOS, runTime);
+        WorkerTallies.max(tally, MAX_QUEUE_NANOS, queueTime);
+        WorkerTallies.max(tally, MAX_RUN_NANOS, runTime);
         if (queueHistogram) {
-            add(tally, HISTOGRAM + LatencyHistogram.bucketOf(queueTime), 1);
+            WorkerTallies.add(tally, HISTOGRAM + LatencyHistogram.bucketOf(queueTime), 1);
         }
     }
 
     void finished(boolean success) {
-        long[] tally = tally(WorkerThread.currentSlot());
+        long[] tally = tallies.of(WorkerThread.currentSlot());
         if (tally == null) {
             (success ? completed : failed).increment();
         } else {
-            add(tally, success ? COMPLETED : FAILED, 1);
+            WorkerTallies.add(tally, success ? COMPLETED : FAILED, 1);
         }
     }
 
-    /** The calling worker's tally (created on first use), or null for a thread that is not a worker. */
-    private long[] tally(int slot) {
-        if (slot == WorkerThread.NO_SLOT) {
-            return null;
-        }
-        long[][] all = tallies;
-        long[] tally;
-        if (slot < all.length && (tally = all[slot]) != null) {
-            return tally;
-        }
-        return createTally(slot);
+    private long sum(int value, LongAdder shared) {
+        return shared.sum() + tallies.sum(value);
     }
 
-    private synchronized long[] createTally(int slot) {
-        long[][] all = tallies;
-        if (slot >= all.length) {
-            all = Arrays.copyOf(all, Math.max(slot + 1, 2 * all.length));
-        } else {
-            all = all.clone();
-        }
-        if (all[slot] == null) {
-            // With a histogram, its buckets sit between the values' line and the trailing padding.
-            all[slot] = new long[queueHistogram ? TALLY_LENGTH_WITH_HISTOGRAM : TALLY_LENGTH];
-        }
-        tallies = all;
-        return all[slot];
-    }
-
-    /** Only the slot's holder calls this: a plain read of its own last write, a release write for readers. */
-    private static void add(long[] tally, int index, long delta) {
-        TALLY.setRelease(tally, index, tally[index] + delta);
-    }
-
-    private static void max(long[] tally, int index, long value) {
-        if (value > tally[index]) {
-            TALLY.setRelease(tally, index, value);
-        }
-    }
-
-    private long sum(int index, LongAdder shared) {
-        long total = shared.sum();
-        for (long[] tally : tallies) {
-            if (tally != null) {
-                total += (long) TALLY.getAcquire(tally, index);
-            }
-        }
-        return total;
-    }
-
-    private long max(int index, LongAccumulator shared) {
-        long max = shared.get();
-        for (long[] tally : tallies) {
-            if (tally != null) {
-                max = Math.max(max, (long) TALLY.getAcquire(tally, index));
-            }
-        }
-        return max;
+    private long max(int value, LongAccumulator shared) {
+        return Math.max(shared.get(), tallies.max(value));
     }
 
     ActionCounts snapshot() {
@@ -198,12 +133,8 @@ final class ActionCounters {
         for (int i = 0; i < counts.length; i++) {
             counts[i] = sharedQueueHistogram.get(i);
         }
-        for (long[] tally : tallies) {
-            if (tally != null) {
-                for (int i = 0; i < counts.length; i++) {
-                    counts[i] += (long) TALLY.getAcquire(tally, HISTOGRAM + i);
-                }
-            }
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] += tallies.sum(HISTOGRAM + i);
         }
         return LatencyHistogram.of(counts);
     }

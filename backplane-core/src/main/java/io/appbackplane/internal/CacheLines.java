@@ -8,8 +8,9 @@ package io.appbackplane.internal;
  * line of padding on either side ({@link #paddedLength}, value i at {@link #paddedIndex}(i)), since
  * the garbage collector may place any object next to the array, and values written by different
  * threads are a line apart ({@link #LONGS_PER_LINE} longs, {@link #INTS_PER_LINE} ints). So do
- * {@link StripedCounter} (a stripe per line), {@link ActionCounters} (a worker's tally: one line of
- * values, then the histogram) and, a line or two per priority without the padding at the ends,
+ * {@link StripedCounter} (a stripe per line), {@link WorkerTallies} (a worker's tally, for
+ * {@link ActionCounters}: one line of values, then the histogram; for {@link AdmissionCounter}: its
+ * finishes) and, a line or two per priority without the padding at the ends,
  * {@link ReadyQueues} and {@link QuotaLedger}. Objects written per action by one worker follow it
  * by their fields instead: they extend {@link WorkerLocalPadding}.
  *

@@ -18,15 +18,13 @@ import java.util.Arrays;
  * a reading is at least what the value was when the reading began: every tally created before then
  * is in the published array the reader scans, and one created later was 0 then.
  *
- * <p>Layout: value {@code v} sits at index {@code PAD + v}, with {@code PAD} longs (a cache line) of
- * padding on either side: the garbage collector may place any object next to a tally, and a
+ * <p>Layout: a padded array ({@link CacheLines}), value {@code v} at {@code paddedIndex(v)} with a
+ * cache line of padding on either side: the garbage collector may place any object next to a tally, and a
  * neighbour that another thread writes would otherwise cost a cache miss per count, in some runs and
  * not in others (docs/benchmarks.md, "slow and fast modes").
  */
 final class WorkerTallies {
 
-    /** Longs in a cache line (64 bytes). */
-    private static final int PAD = 8;
     private static final VarHandle TALLY = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int length;
@@ -35,7 +33,7 @@ final class WorkerTallies {
 
     /** Tallies of {@code values} longs each. */
     WorkerTallies(int values) {
-        this.length = PAD + values + PAD;
+        this.length = CacheLines.paddedLength(values);
     }
 
     /** The tally of {@code slot} (created on first use), or null for {@link WorkerThread#NO_SLOT}. */
@@ -63,13 +61,13 @@ final class WorkerTallies {
 
     /** Adds to value {@code v} of the caller's own tally (only the slot's holder may call this). */
     static void add(long[] tally, int v, long delta) {
-        TALLY.setRelease(tally, PAD + v, tally[PAD + v] + delta);
+        TALLY.setRelease(tally, CacheLines.paddedIndex(v), tally[CacheLines.paddedIndex(v)] + delta);
     }
 
     /** Raises value {@code v} of the caller's own tally to {@code value} if it is lower. */
     static void max(long[] tally, int v, long value) {
-        if (value > tally[PAD + v]) {
-            TALLY.setRelease(tally, PAD + v, value);
+        if (value > tally[CacheLines.paddedIndex(v)]) {
+            TALLY.setRelease(tally, CacheLines.paddedIndex(v), value);
         }
     }
 
@@ -78,7 +76,7 @@ final class WorkerTallies {
         long total = 0;
         for (long[] tally : tallies) {
             if (tally != null) {
-                total += (long) TALLY.getAcquire(tally, PAD + v);
+                total += (long) TALLY.getAcquire(tally, CacheLines.paddedIndex(v));
             }
         }
         return total;
@@ -89,7 +87,7 @@ final class WorkerTallies {
         long max = 0;
         for (long[] tally : tallies) {
             if (tally != null) {
-                max = Math.max(max, (long) TALLY.getAcquire(tally, PAD + v));
+                max = Math.max(max, (long) TALLY.getAcquire(tally, CacheLines.paddedIndex(v)));
             }
         }
         return max;
