@@ -4,7 +4,7 @@ package io.appbackplane.internal;
  * The padding rule of {@link CacheLines}, for objects' fields rather than arrays' values: padding
  * (68 bytes, more than a line of {@value CacheLines#BYTES}) ahead of the fields of a subclass whose
  * instances belong to one worker and are written by it on every action or turn ({@link RunContext},
- * {@link CpuMeter}, a worker's {@link WorkerPool.Parker} with its busy flag). Such objects of
+ * {@link CpuMeter}, a worker's {@link Parker} with its busy flag). Such objects of
  * different workers are created one after the other and may end up side by side wherever the
  * garbage collector copies them; without padding, two workers' per-action writes could then land
  * on one cache line and every action would pay for moving it between cores (docs/benchmarks.md,

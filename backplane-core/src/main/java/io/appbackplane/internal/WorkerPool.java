@@ -4,9 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The worker threads of one backplane (DESIGN rule 9): resizable at run time; idle workers park,
@@ -283,31 +281,6 @@ final class WorkerPool {
     /** Undoes {@link #enlist}. */
     void delist(Parker parker) {
         workers.remove(parker);
-    }
-
-    /**
-     * What parks in {@link #awaitWork} and what {@link #signal} wakes: a worker thread and its parked
-     * flag. {@link #park} and {@link #unpark} are {@link LockSupport}'s; a test may override them.
-     */
-    abstract static class Parker extends WorkerLocalPadding {
-        final AtomicBoolean parked = new AtomicBoolean();
-
-        /** The thread that parks in {@link #awaitWork} with this parker. */
-        abstract Thread thread();
-
-        /** Parks the calling thread ({@link #thread()}) until {@link #unpark}, at most {@code parkNanos} if positive. */
-        void park(long parkNanos) {
-            if (parkNanos > 0) {
-                LockSupport.parkNanos(this, parkNanos);
-            } else {
-                LockSupport.park(this);
-            }
-        }
-
-        /** Unparks {@link #thread()}, or lets its next {@link #park} return at once. */
-        void unpark() {
-            LockSupport.unpark(thread());
-        }
     }
 
     private final class Worker extends Parker implements Runnable {

@@ -82,7 +82,7 @@ public class WorkerParkingLincheckTest {
      * simply selects again, so a real park could never show a lost wake-up; this one waits, and a
      * wait that no thread will end is reported by Lincheck as a hang.
      */
-    static final class StandIn extends WorkerPool.Parker {
+    static final class StandIn extends Parker {
         private final Thread thread = Thread.currentThread();
         private final AtomicBoolean permit = new AtomicBoolean();
 

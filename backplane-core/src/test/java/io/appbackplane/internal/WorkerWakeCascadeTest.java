@@ -30,7 +30,7 @@ class WorkerWakeCascadeTest {
     private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
     private final DefaultComponent component =
             new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
-    private final AtomicReference<WorkerPool.Parker> parkedWorker = new AtomicReference<>();
+    private final AtomicReference<Parker> parkedWorker = new AtomicReference<>();
     private final AtomicReference<ReadyEntry> takenByParkedWorker = new AtomicReference<>();
     private volatile boolean done;
     private Thread parked;
