@@ -20,11 +20,14 @@ import java.util.function.Function;
  *
  * <h2>Invariants (each table; kept under its segment's lock)</h2>
  * <ul>
- *   <li>A slot only goes from empty (null) to a value to {@link #TOMBSTONE}: it never empties again
- *       and never takes another value. So an entry never moves within a table, and a probe that
- *       meets an empty slot has passed every slot its key could be in.
+ *   <li>A slot goes from empty (null) to a value, and from a value to {@link #TOMBSTONE} and back
+ *       to a value: it never empties again. So an entry never moves within a table, and every slot
+ *       before it on its key's probe stays non-empty: a probe that meets an empty slot has passed
+ *       every slot its key could be in.
  *   <li>A key has at most one value in the current table: an insert probes up to the first empty
- *       slot, and puts its value there only if it met no value with an equal key.
+ *       slot, and puts its value (into the first tombstone it passed, else into that empty slot)
+ *       only if it met no value with an equal key. Reusing tombstones keeps a table of short-lived
+ *       keys from filling with them, which would lengthen probes and force rebuilds.
  *   <li>The current table always has an empty slot: used slots (values and tombstones) stay at most
  *       two-thirds of its size; an insert that would pass that rebuilds the table first (from its
  *       values alone, which also drops the tombstones), and a remove that leaves it under one-eighth
@@ -46,7 +49,7 @@ final class KeyTable<V> {
     private static final int SEGMENT_BITS = 4;
     static final int SEGMENTS = 1 << SEGMENT_BITS;
     private static final int MIN_CAPACITY = 8;
-    /** A removed value's slot: probes go past it, inserts do not reuse it (first invariant). */
+    /** A removed value's slot: probes go past it, an insert of a key not in the table may reuse it. */
     private static final Object TOMBSTONE = new Object();
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
 
@@ -84,15 +87,7 @@ final class KeyTable<V> {
         int h = spread(key.hashCode());
         Segment s = segments[h & (SEGMENTS - 1)];
         synchronized (s) {
-            V existing = s.find(key, h, keyOf);
-            if (existing != null) {
-                return existing;
-            }
-            if (s.used + 1 > s.table.maxUsed()) {
-                s.rebuild(s.live + 1, keyOf);
-            }
-            s.insert(value, h);
-            return null;
+            return s.putIfAbsent(key, h, value, keyOf);
         }
     }
 
@@ -199,34 +194,48 @@ final class KeyTable<V> {
         /** Slots of {@code table} that are not empty: values and tombstones. */
         int used;
 
+        /**
+         * Probes for {@code key} up to the first empty slot: returns its value if there is one;
+         * otherwise puts {@code value} into the first tombstone on the way (reused: the key is in no
+         * later slot), or else into the empty slot, rebuilding first if that would pass the limit.
+         */
         @SuppressWarnings("unchecked")
-        <V> V find(Object key, int h, Function<? super V, ?> keyOf) {
+        <V> V putIfAbsent(Object key, int h, V value, Function<? super V, ?> keyOf) {
             Table t = table;
             byte tag = tag(h);
             int mask = t.values.length - 1;
-            for (int i = t.start(h); ; i = (i + 1) & mask) {
+            int reusable = -1;
+            int i = t.start(h);
+            for (; ; i = (i + 1) & mask) {
                 Object v = t.values[i];
                 if (v == null) {
-                    return null;
+                    break;
                 }
-                if (v != TOMBSTONE && t.tags[i] == tag && key.equals(keyOf.apply((V) v))) {
+                if (v == TOMBSTONE) {
+                    if (reusable < 0) {
+                        reusable = i;
+                    }
+                } else if (t.tags[i] == tag && key.equals(keyOf.apply((V) v))) {
                     return (V) v;
                 }
             }
-        }
-
-        /** Puts a value whose key is not in the table into the first empty slot of its probe. */
-        void insert(Object value, int h) {
-            Table t = table;
-            int mask = t.values.length - 1;
-            int i = t.start(h);
-            while (t.values[i] != null) {
-                i = (i + 1) & mask;
+            if (reusable >= 0) {
+                i = reusable;
+            } else if (used + 1 > t.maxUsed()) {
+                rebuild(live + 1, keyOf);
+                t = table;
+                mask = t.values.length - 1;
+                for (i = t.start(h); t.values[i] != null; i = (i + 1) & mask) {
+                    // the first empty slot of the fresh table (it holds no tombstones)
+                }
+                used++;
+            } else {
+                used++;
             }
-            t.tags[i] = tag(h);
+            t.tags[i] = tag;
             SLOT.setRelease(t.values, i, value); // after the tag: last invariant
-            used++;
             live++;
+            return null;
         }
 
         /** Replaces the table by one for {@code needed} values (one-quarter to one-half full), with the values alone. */
