@@ -24,17 +24,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * object awaiting a reply is never idle, so never released. {@code pools} holds each pool of this
  * component that is not released, by name.
  *
- * <p>Thread-safe: the table is a {@link KeyTable} (lookups take no lock, changes lock one of its
- * segments); an object's state (RELEASED or not, its pins) is decided under the object's monitor,
- * in {@link WorkObject}.
+ * <p>Thread-safe, without locks of its own: the table is a {@link ConcurrentHashMap}; an object's
+ * state (RELEASED or not, its pins) is decided under the object's monitor, in {@link WorkObject}.
  */
 final class KeyedObjects {
 
     static final int MAX_POOL_SIZE = 1024;
 
     private final DefaultComponent component;
-    /** The objects by key: a table of the objects themselves, no node per key (memory per object, W4). */
-    private final KeyTable<WorkObject> objects = new KeyTable<>(object -> object.key);
+    private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
 
     KeyedObjects(DefaultComponent component) {
@@ -42,15 +40,19 @@ final class KeyedObjects {
     }
 
     /**
-     * The object for {@code key}, created if there is none: a lookup without a lock, then a {@code
-     * putIfAbsent} under the key's segment lock. Two racing submitters may both create an object;
-     * one is put, the other is garbage (the table decides which one serves the key).
+     * The object for {@code key}, created if there is none. A lookup, then {@code putIfAbsent}
+     * rather than {@code computeIfAbsent}: with many short-lived keys most submissions create an
+     * object, and {@code putIfAbsent} into an empty bin is one CAS, where {@code computeIfAbsent}
+     * also allocates a reservation node and locks it. Two racing submitters may both create an
+     * object; one is put, the other is garbage (the map decides which one serves the key). (An
+     * open-addressing table of the objects themselves saved 40 bytes per object in W4 but cost W2
+     * `tiny` about a fifth of its rate: docs/benchmarks.md, "W4's floor".)
      */
     WorkObject objectFor(Object key) {
         WorkObject object = objects.get(key);
         if (object == null) {
             WorkObject fresh = new WorkObject(component, key);
-            object = objects.putIfAbsent(fresh);
+            object = objects.putIfAbsent(key, fresh);
             if (object == null) {
                 object = fresh;
             }
@@ -60,7 +62,7 @@ final class KeyedObjects {
 
     /** Removes an object that reached RELEASED (its releaser, or whoever met it RELEASED and helps). */
     void forgetReleased(WorkObject object) {
-        objects.remove(object);
+        objects.remove(object.key, object);
     }
 
     /** The object for {@code key}, pinned (not released until unpinned). */
@@ -70,7 +72,7 @@ final class KeyedObjects {
             if (object.pin()) {
                 return object;
             }
-            objects.remove(object); // released concurrently: help remove it, then look again
+            objects.remove(object.key, object); // released concurrently: help remove it, then look again
         }
     }
 
@@ -132,7 +134,6 @@ final class KeyedObjects {
         return objects.size();
     }
 
-    /** The objects (a weakly consistent copy, see {@link KeyTable#values}). */
     Iterable<WorkObject> values() {
         return objects.values();
     }
