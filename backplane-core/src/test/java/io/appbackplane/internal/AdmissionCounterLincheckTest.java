@@ -116,8 +116,9 @@ public class AdmissionCounterLincheckTest {
      * thread that is not a worker, so both ways of counting race the reads.
      */
     public static class WorkerAdmissions extends Harness {
-        private static final AtomicInteger SLOTS = new AtomicInteger();
-        private static final ThreadLocal<Integer> SLOT = ThreadLocal.withInitial(SLOTS::getAndIncrement);
+        /** Slots per counter, so each scenario's few threads get small slot numbers (0, 1, 2). */
+        private final AtomicInteger slots = new AtomicInteger();
+        private final ThreadLocal<Integer> slot = ThreadLocal.withInitial(slots::getAndIncrement);
         private final AdmissionCounter counter = new AdmissionCounter();
         private final ThreadLocal<boolean[]> asWorker = ThreadLocal.withInitial(() -> new boolean[1]);
 
@@ -132,7 +133,7 @@ public class AdmissionCounterLincheckTest {
         void finish() {
             boolean[] worker = asWorker.get();
             worker[0] = !worker[0];
-            counter.finish(worker[0] ? SLOT.get() : WorkerThread.NO_SLOT);
+            counter.finish(worker[0] ? slot.get() : WorkerThread.NO_SLOT);
         }
 
         @Override
