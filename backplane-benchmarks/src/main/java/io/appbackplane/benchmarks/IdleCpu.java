@@ -101,15 +101,12 @@ public final class IdleCpu {
 
     /** Two workers busy; object o gets an action at priority 6, then one at priority 1 (its priority rises). */
     private static void priorityRise(BackplaneComponent app) throws Exception {
-        CountDownLatch started = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<?> a = app.submit("busy-a", 0, ctx -> blockUntil(started, release));
-        CompletableFuture<?> b = app.submit("busy-b", 0, ctx -> blockUntil(started, release));
-        started.await();
+        List<CompletableFuture<?>> busy = occupyBothWorkers(app, release);
         CompletableFuture<?> low = app.submit("o", 6, ctx -> "bulk");
         CompletableFuture<?> high = app.submit("o", 1, ctx -> "urgent");
         release.countDown();
-        CompletableFuture.allOf(a, b, low, high).get(10, TimeUnit.SECONDS);
+        CompletableFuture.allOf(busy.get(0), busy.get(1), low, high).get(10, TimeUnit.SECONDS);
     }
 
     /**
@@ -117,12 +114,8 @@ public final class IdleCpu {
      * 1,000 more on 100 keys by cancelling their futures before they run.
      */
     private static void cancellation(BackplaneComponent app) throws Exception {
-        CountDownLatch started = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<?> a = app.submit("busy-a", 0, ctx -> blockUntil(started, release));
-        CompletableFuture<?> b = app.submit("busy-b", 0, ctx -> blockUntil(started, release));
-        started.await();
-        List<CompletableFuture<?>> all = new ArrayList<>(List.of(a, b));
+        List<CompletableFuture<?>> all = new ArrayList<>(occupyBothWorkers(app, release));
         for (int i = 0; i < 1_000; i++) {
             all.add(app.submit("c", 3, ctx -> "never runs"));
         }
@@ -151,6 +144,17 @@ public final class IdleCpu {
         CompletableFuture<String> outcome = app.submit("t", 3,
                 ctx -> ctx.awaitReply(never, Duration.ofMillis(50), (c, reply, failure) -> failure == null ? "reply" : "timed out"));
         check("timed out".equals(outcome.get(10, TimeUnit.SECONDS)), "the reply did not time out");
+    }
+
+    /** Blocks both workers in an action each until {@code release}; returns once both run. */
+    private static List<CompletableFuture<?>> occupyBothWorkers(BackplaneComponent app, CountDownLatch release)
+            throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(2);
+        List<CompletableFuture<?>> busy = List.of(
+                app.submit("busy-a", 0, ctx -> blockUntil(started, release)),
+                app.submit("busy-b", 0, ctx -> blockUntil(started, release)));
+        started.await();
+        return busy;
     }
 
     private static boolean blockUntil(CountDownLatch started, CountDownLatch release) throws InterruptedException {
