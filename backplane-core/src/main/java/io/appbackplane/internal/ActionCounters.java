@@ -66,8 +66,9 @@ final class ActionCounters {
         this.tallies = new WorkerTallies(queueHistogram ? HISTOGRAM + LatencyHistogram.BUCKETS : HISTOGRAM);
     }
 
-    void actionRan(long queueTime, long runTime) {
-        long[] tally = tallies.of(WorkerThread.currentSlot());
+    /** An action ran, counted by the thread holding worker slot {@code slot} ({@link WorkerThread#currentSlot()}). */
+    void actionRan(int slot, long queueTime, long runTime) {
+        long[] tally = tallies.of(slot);
         if (tally == null) {
             actionsRun.increment();
             queueNanos.add(queueTime);
@@ -89,8 +90,9 @@ final class ActionCounters {
         }
     }
 
-    void finished(boolean success) {
-        long[] tally = tallies.of(WorkerThread.currentSlot());
+    /** A request finished, counted by the thread holding worker slot {@code slot}. */
+    void finished(int slot, boolean success) {
+        long[] tally = tallies.of(slot);
         if (tally == null) {
             (success ? completed : failed).increment();
         } else {

@@ -86,13 +86,17 @@ final class BackplaneAdmission {
         sequence.progress();
     }
 
-    /** Called exactly once per accepted request; {@code byShutdown}: failed by a shutdown sweep (not drained). */
-    void requestFinished(Request request, boolean success, boolean byShutdown) {
-        counters.priority(request.priority()).finished(success);
+    /**
+     * Called exactly once per accepted request; {@code byShutdown}: failed by a shutdown sweep (not
+     * drained); {@code slot}: the finishing thread's {@link WorkerThread#currentSlot()}, read once
+     * by the caller for all the counters a finish touches.
+     */
+    void requestFinished(Request request, boolean success, boolean byShutdown, int slot) {
+        counters.priority(request.priority()).finished(slot, success);
         if (!byShutdown) {
             sequence.requestFinished(request); // counted before it stops counting as outstanding, so a report includes it
         }
-        outstanding.finish();
+        outstanding.finish(slot);
         sequence.progress();
     }
 

@@ -66,11 +66,12 @@ final class BackplaneCounters {
 
     /** Counts an action that ran in its component's, its priority's and its endpoint's counters, and tells the observers. */
     void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
-        component.counters.actionRan(queueTime, runTime);
-        priorityCounters[node.priority].actionRan(queueTime, runTime);
+        int slot = WorkerThread.currentSlot(); // once for the three counters
+        component.counters.actionRan(slot, queueTime, runTime);
+        priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
         ActionCounters endpoint = node.request.endpoint();
         if (endpoint != null) {
-            endpoint.actionRan(queueTime, runTime);
+            endpoint.actionRan(slot, queueTime, runTime);
         }
         if (observer != null) {
             ObservedActions.tell(observer, component, node.priority, queueTime, runTime);

@@ -12,7 +12,7 @@ import io.appbackplane.ComponentSpec;
  * backplane reason).
  *
  * <p>Invariants: {@code outstanding = accepted requests − finished requests} (each request
- * finishes exactly once, see {@link Request}, and calls {@link #finished()} then); a request that is
+ * finishes exactly once, see {@link Request}, and calls {@link #finished} then); a request that is
  * not a system request is admitted at priority p only while fewer than {@link
  * #admissionThreshold}(p) requests (of any priority) are outstanding (a CAS in {@link
  * AdmissionCounter}, so never one over); a system request (a state transition) is exempt from the
@@ -123,8 +123,8 @@ final class ComponentAdmission {
     }
 
     /** An accepted request finished (called exactly once per request, through {@link DefaultComponent#requestFinished}). */
-    void finished() {
-        outstanding.finish();
+    void finished(int slot) {
+        outstanding.finish(slot);
     }
 
     int outstanding() {

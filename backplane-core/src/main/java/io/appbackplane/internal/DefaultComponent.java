@@ -222,13 +222,14 @@ final class DefaultComponent implements BackplaneComponent {
 
     /** Called exactly once per accepted request, by {@link Request}. */
     void requestFinished(Request request, boolean success, boolean byShutdown) {
-        admission.finished();
-        counters.finished(success);
+        int slot = WorkerThread.currentSlot(); // once for every counter the finish touches
+        admission.finished(slot);
+        counters.finished(slot, success);
         ActionCounters endpoint = request.endpoint();
         if (endpoint != null) {
-            endpoint.finished(success);
+            endpoint.finished(slot, success);
         }
-        backplaneAdmission.requestFinished(request, success, byShutdown);
+        backplaneAdmission.requestFinished(request, success, byShutdown, slot);
     }
 
     void waitingChanged(int delta) {

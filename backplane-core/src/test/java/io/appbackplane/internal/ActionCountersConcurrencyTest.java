@@ -103,8 +103,8 @@ class ActionCountersConcurrencyTest {
             // queue time 3 except the last (the max), run time 5 except one of 7: sums and maxima are known exactly
             long queueTime = i == PER_THREAD - 1 ? PER_THREAD - 1 + 3 : 3;
             long runTime = i == 7 ? 7 : 5;
-            counters.actionRan(queueTime, runTime);
-            counters.finished(i % 2 == 0);
+            counters.actionRan(WorkerThread.currentSlot(), queueTime, runTime);
+            counters.finished(WorkerThread.currentSlot(), i % 2 == 0);
         }
     }
 }

@@ -85,7 +85,7 @@ public class AdmissionCounterLincheckTest {
 
     /** The real counter. */
     public static class Admissions extends Harness {
-        private final AdmissionCounter counter = new AdmissionCounter();
+        final AdmissionCounter counter = new AdmissionCounter();
 
         public Admissions() {}
 
@@ -115,35 +115,19 @@ public class AdmissionCounterLincheckTest {
      * worker slot of its own (only it writes that slot's tally) and counts every other finish as a
      * thread that is not a worker, so both ways of counting race the reads.
      */
-    public static class WorkerAdmissions extends Harness {
+    public static class WorkerAdmissions extends Admissions {
         /** Slots per counter, so each scenario's few threads get small slot numbers (0, 1, 2). */
         private final AtomicInteger slots = new AtomicInteger();
         private final ThreadLocal<Integer> slot = ThreadLocal.withInitial(slots::getAndIncrement);
-        private final AdmissionCounter counter = new AdmissionCounter();
         private final ThreadLocal<boolean[]> asWorker = ThreadLocal.withInitial(() -> new boolean[1]);
 
         public WorkerAdmissions() {}
-
-        @Override
-        boolean tryAdmit() {
-            return counter.tryAdmit(LIMIT);
-        }
 
         @Override
         void finish() {
             boolean[] worker = asWorker.get();
             worker[0] = !worker[0];
             counter.finish(worker[0] ? slot.get() : WorkerThread.NO_SLOT);
-        }
-
-        @Override
-        int outstanding() {
-            return counter.outstanding();
-        }
-
-        @Override
-        boolean isZero() {
-            return counter.isZero();
         }
     }
 
