@@ -47,6 +47,11 @@ bench w6-w1 W1UnorderedThroughput.producers1 -p peer=appbackplane,forkjoin,strip
   "${common[@]}"
 bench w6-w2 W2OrderedThroughput.producers1 -p peer=appbackplane,striped,pekko-t5 -p work=tiny -p workers=1,4 "${common[@]}"
 
+# The JSON names the java binary and the latency file by their paths on this machine; the page
+# is for any machine, so keep only what they are (the JDK's version stays in "jdkVersion").
+sed -i -e 's#"jvm" : "[^"]*"#"jvm" : "java"#' -e "s#-Dbench.latencyFile=$raw/#-Dbench.latencyFile=#" \
+  "$raw"/*.json "$raw"/zgc/*.json
+
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" \
   > "$out/tables.md"
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out/zgc" "$raw/zgc/w3.json" "$raw/zgc/w3-latency.jsonl" \
