@@ -10,7 +10,7 @@ package io.appbackplane.internal;
  * threads are a line apart ({@link #LONGS_PER_LINE} longs, {@link #INTS_PER_LINE} ints). So do
  * {@link StripedCounter} (a stripe per line), {@link WorkerTallies} (a worker's tally, for
  * {@link ActionCounters}: one line of values, then the histogram; for {@link AdmissionCounter}: its
- * finishes) and, a line or two per priority without the padding at the ends,
+ * finishes) and, a line or two per priority with a stride of padding before priority 0,
  * {@link ReadyQueues} and {@link QuotaLedger}. Objects written per action by one worker follow it
  * by their fields instead: they extend {@link WorkerLocalPadding}.
  *

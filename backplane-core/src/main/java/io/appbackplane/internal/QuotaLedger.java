@@ -33,7 +33,11 @@ final class QuotaLedger {
      */
     private static final int STRIDE = 2 * CacheLines.LONGS_PER_LINE;
 
-    /** The slot of priority p, {@code epoch << 32 | used}, is at index {@code p * STRIDE}. */
+    /**
+     * The slot of priority p, {@code epoch << 32 | used}, is at index {@link #slot}(p), {@code (p +
+     * 1) * STRIDE}: padding before priority 0's slot as well (the collector may place any object
+     * right before the array), and a stride minus one long after the last one.
+     */
     private final AtomicLongArray used;
     private final AtomicIntegerArray quotas;
     private final AtomicLong generation = new AtomicLong();
@@ -41,7 +45,7 @@ final class QuotaLedger {
 
     QuotaLedger(int[] quotas) {
         this.quotas = new AtomicIntegerArray(quotas);
-        this.used = new AtomicLongArray(quotas.length * STRIDE);
+        this.used = new AtomicLongArray((quotas.length + 1) * STRIDE);
     }
 
     /**
@@ -51,7 +55,7 @@ final class QuotaLedger {
      */
     long charge(int p) {
         int quota = quotas.get(p);
-        int i = p * STRIDE;
+        int i = slot(p);
         while (true) {
             long slot = used.get(i);
             if (usedOf(slot) >= quota) {
@@ -74,7 +78,7 @@ final class QuotaLedger {
      * tick replenished the priority since: then the charge belonged to a period that is over.
      */
     void refund(int p, long receipt) {
-        int i = p * STRIDE;
+        int i = slot(p);
         while (true) {
             long slot = used.get(i);
             if (epochOf(slot) != receipt || usedOf(slot) == 0) {
@@ -89,13 +93,17 @@ final class QuotaLedger {
     /** Changes a quota at run time; the use already counted this period stays. */
     void setQuota(int p, int quota) {
         quotas.set(p, quota); // a racing charge sees the old or the new quota; both are valid
-        int i = p * STRIDE;
+        int i = slot(p);
         while (true) {
             long slot = used.get(i);
             if (usedOf(slot) <= quota || used.compareAndSet(i, slot, (slot & ~USED_MASK) | quota)) {
                 return;
             }
         }
+    }
+
+    private static int slot(int p) {
+        return (p + 1) * STRIDE;
     }
 
     private static final long USED_MASK = 0xFFFF_FFFFL;
@@ -114,11 +122,11 @@ final class QuotaLedger {
 
     /** The epoch priority {@code p}'s slot is in: the receipt a charge taken now would get (for tests). */
     long epoch(int p) {
-        return epochOf(used.get(p * STRIDE));
+        return epochOf(used.get(slot(p)));
     }
 
     int used(int p) {
-        return usedOf(used.get(p * STRIDE));
+        return usedOf(used.get(slot(p)));
     }
 
     /** Changes with every replenishment; read before a scan that may end in a virtual tick. */
@@ -158,7 +166,7 @@ final class QuotaLedger {
      */
     private void reset() {
         for (int p = 0; p < quotas.length(); p++) {
-            int i = p * STRIDE;
+            int i = slot(p);
             while (true) {
                 long slot = used.get(i);
                 // an unused slot holds no charge to refund: leaving its epoch is safe. The epoch wraps

@@ -23,7 +23,11 @@ final class ReadyQueues {
     static final int STRIDE = CacheLines.INTS_PER_LINE;
 
     private final ReadyQueue[] queues;
-    /** The depth of priority p is at index {@code p * STRIDE}. */
+    /**
+     * The depth of priority p is at index {@link #slot}(p), {@code (p + 1) * STRIDE}: a stride of
+     * padding before priority 0's counter as well, since the collector may place any object right
+     * before the array, and at least a stride minus one int after the last one.
+     */
     private final AtomicIntegerArray depth;
 
     ReadyQueues(int priorities) {
@@ -31,7 +35,7 @@ final class ReadyQueues {
         for (int p = 0; p < priorities; p++) {
             queues[p] = new ReadyQueue();
         }
-        depth = new AtomicIntegerArray(priorities * STRIDE);
+        depth = new AtomicIntegerArray((priorities + 1) * STRIDE);
     }
 
     int priorities() {
@@ -63,13 +67,13 @@ final class ReadyQueues {
 
     /** Objects READY at priority {@code p}. */
     int depth(int p) {
-        return depth.get(p * STRIDE);
+        return depth.get(slot(p));
     }
 
     /** Whether an object is READY at a priority more urgent than {@code priority}. */
     boolean readyAbove(int priority) {
         for (int p = 0; p < priority && p < queues.length; p++) {
-            if (depth.get(p * STRIDE) > 0) {
+            if (depth.get(slot(p)) > 0) {
                 return true;
             }
         }
@@ -78,19 +82,23 @@ final class ReadyQueues {
 
     /** Called under the monitor of an object entering READY at {@code p}. */
     void incrementDepth(int p) {
-        depth.incrementAndGet(p * STRIDE);
+        depth.incrementAndGet(slot(p));
     }
 
     /** Called under the monitor of an object leaving READY at {@code p}. */
     void decrementDepth(int p) {
-        depth.decrementAndGet(p * STRIDE);
+        depth.decrementAndGet(slot(p));
+    }
+
+    private static int slot(int p) {
+        return (p + 1) * STRIDE;
     }
 
     /** Total objects READY. */
     int totalDepth() {
         int total = 0;
         for (int p = 0; p < queues.length; p++) {
-            total += depth.get(p * STRIDE);
+            total += depth.get(slot(p));
         }
         return total;
     }
