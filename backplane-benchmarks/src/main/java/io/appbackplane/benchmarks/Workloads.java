@@ -1,5 +1,6 @@
 package io.appbackplane.benchmarks;
 
+import io.appbackplane.Action;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +32,15 @@ final class Workloads {
     static final Duration HANG_TIMEOUT = Duration.ofSeconds(60);
 
     private Workloads() {}
+
+    /** An action that works {@code tokens} and then frees its slot of {@code window} (reusable: it keeps no state). */
+    static Action<Void> windowedAction(long tokens, Window window) {
+        return ctx -> {
+            Work.run(tokens);
+            window.release();
+            return null;
+        };
+    }
 
     /** The priority of a producer's {@code i}-th task: one in eight urgent, the rest bulk. */
     static int priority(long i) {
