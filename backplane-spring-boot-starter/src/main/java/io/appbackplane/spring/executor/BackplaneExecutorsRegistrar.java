@@ -3,6 +3,7 @@ package io.appbackplane.spring.executor;
 import io.appbackplane.spring.autoconfigure.BackplaneProperties;
 import java.util.Map;
 import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
@@ -33,6 +34,9 @@ final class BackplaneExecutorsRegistrar implements BeanDefinitionRegistryPostPro
                 .orElse(Map.of());
         for (String name : executors.keySet()) {
             if (registry.containsBeanDefinition(name)) {
+                if (isExecutorDefinition(registry.getBeanDefinition(name))) {
+                    continue; // an AOT-processed application: the code generated at build time registered it already
+                }
                 throw new IllegalStateException("backplane.executors." + name + " names a bean '" + name
                         + "' that exists already; allowed: a bean name not otherwise in use");
             }
@@ -43,6 +47,17 @@ final class BackplaneExecutorsRegistrar implements BeanDefinitionRegistryPostPro
             definition.setDescription("backplane.executors." + name);
             registry.registerBeanDefinition(name, definition);
         }
+    }
+
+    /**
+     * Whether {@code definition} is one this registrar made: the bean class is the starter's own
+     * executor, which no application declares itself. Spring AOT runs this registrar at build time
+     * and turns its definitions into generated code, and the application started from that code
+     * still runs the registrar: it must then find its own definitions and leave them be.
+     */
+    static boolean isExecutorDefinition(BeanDefinition definition) {
+        return definition instanceof RootBeanDefinition root && root.hasBeanClass()
+                && root.getBeanClass() == BackplaneTaskExecutor.class;
     }
 
     @Override
