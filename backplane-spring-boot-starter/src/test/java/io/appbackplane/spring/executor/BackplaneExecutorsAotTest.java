@@ -19,8 +19,9 @@ import org.springframework.javapoet.ClassName;
  * {@code backplane.executors.<name>} in an AOT-processed application: the context is processed
  * ahead of time as {@code spring-boot-maven-plugin}'s {@code process-aot} does, the generated code
  * is compiled, and a fresh context started from it (as {@code -Dspring.aot.enabled=true} does) must
- * hold the configured executor and run tasks on it. The registrar runs in both phases; before the
- * fix the second run found its own bean and failed the start ("names a bean that exists already").
+ * hold the configured executor and run tasks on it. The registrar runs only where configuration
+ * classes are processed (at build time here); when it was a bean post-processor it ran again from
+ * the generated code, found its own beans and failed the start ("names a bean that exists already").
  */
 @CompileWithForkedClassLoader // the generated code calls package-private factory methods of the starter
 class BackplaneExecutorsAotTest {

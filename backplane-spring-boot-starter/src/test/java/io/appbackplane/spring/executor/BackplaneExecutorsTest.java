@@ -222,6 +222,13 @@ class BackplaneExecutorsTest {
     }
 
     @Test
+    void anExecutorNamedLikeABeanOfTheApplication_failsStartUpNamingTheBean() {
+        runner.withPropertyValues("backplane.executors.executorUser.priority=2").run(context ->
+                assertThat(mostSpecificCause(context.getStartupFailure())).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("backplane.executors.executorUser names a bean 'executorUser' that exists already"));
+    }
+
+    @Test
     void withoutAComponent_theTasksRunOnTheBackplanesOwnComponent() {
         runner.withPropertyValues("backplane.executors.plainbp.priority=2").run(context -> {
             BackplaneTaskExecutor executor = context.getBean("plainbp", BackplaneTaskExecutor.class);
