@@ -10,8 +10,8 @@ package io.appbackplane.internal;
  * threads are a line apart ({@link #LONGS_PER_LINE} longs, {@link #INTS_PER_LINE} ints). So do
  * {@link StripedCounter} (a stripe per line), {@link WorkerTallies} (a worker's tally, for
  * {@link ActionCounters}: one line of values, then the histogram; for {@link AdmissionCounter}: its
- * finishes) and, a line or two per priority with a stride of padding before priority 0,
- * {@link ReadyQueues} and {@link QuotaLedger}. Objects written per action by one worker follow it
+ * finishes) and, a line or two per priority ({@link #stridedIndex}), {@link ReadyQueues} and {@link
+ * QuotaLedger}. Objects written per action by one worker follow it
  * by their fields instead: they extend {@link WorkerLocalPadding}.
  *
  * <p>The geometry is that of x86-64 and of most AArch64 cores; it relies on HotSpot's array layout
@@ -37,5 +37,19 @@ final class CacheLines {
     /** The length of a padded long array of {@code values} longs: a line of padding on either side. */
     static int paddedLength(int values) {
         return values + 2 * LONGS_PER_LINE;
+    }
+
+    /**
+     * The index of slot {@code i} of a strided array, {@code stride} elements (at least a line) per
+     * slot: a stride of padding before slot 0, since the collector may place any object right
+     * before the array.
+     */
+    static int stridedIndex(int i, int stride) {
+        return (i + 1) * stride;
+    }
+
+    /** The length of a strided array of {@code slots} slots: the last one has a stride minus one element after it. */
+    static int stridedLength(int slots, int stride) {
+        return (slots + 1) * stride;
     }
 }

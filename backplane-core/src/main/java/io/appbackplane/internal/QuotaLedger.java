@@ -33,11 +33,7 @@ final class QuotaLedger {
      */
     private static final int STRIDE = 2 * CacheLines.LONGS_PER_LINE;
 
-    /**
-     * The slot of priority p, {@code epoch << 32 | used}, is at index {@link #slot}(p), {@code (p +
-     * 1) * STRIDE}: padding before priority 0's slot as well (the collector may place any object
-     * right before the array), and a stride minus one long after the last one.
-     */
+    /** The slot of priority p, {@code epoch << 32 | used}, is at index {@link #slot}(p) ({@link CacheLines#stridedIndex}). */
     private final AtomicLongArray used;
     private final AtomicIntegerArray quotas;
     private final AtomicLong generation = new AtomicLong();
@@ -45,7 +41,7 @@ final class QuotaLedger {
 
     QuotaLedger(int[] quotas) {
         this.quotas = new AtomicIntegerArray(quotas);
-        this.used = new AtomicLongArray((quotas.length + 1) * STRIDE);
+        this.used = new AtomicLongArray(CacheLines.stridedLength(quotas.length, STRIDE));
     }
 
     /**
@@ -103,7 +99,7 @@ final class QuotaLedger {
     }
 
     private static int slot(int p) {
-        return (p + 1) * STRIDE;
+        return CacheLines.stridedIndex(p, STRIDE);
     }
 
     private static final long USED_MASK = 0xFFFF_FFFFL;

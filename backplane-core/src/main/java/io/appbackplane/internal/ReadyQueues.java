@@ -23,11 +23,7 @@ final class ReadyQueues {
     static final int STRIDE = CacheLines.INTS_PER_LINE;
 
     private final ReadyQueue[] queues;
-    /**
-     * The depth of priority p is at index {@link #slot}(p), {@code (p + 1) * STRIDE}: a stride of
-     * padding before priority 0's counter as well, since the collector may place any object right
-     * before the array, and at least a stride minus one int after the last one.
-     */
+    /** The depth of priority p is at index {@link #slot}(p) ({@link CacheLines#stridedIndex}). */
     private final AtomicIntegerArray depth;
 
     ReadyQueues(int priorities) {
@@ -35,7 +31,7 @@ final class ReadyQueues {
         for (int p = 0; p < priorities; p++) {
             queues[p] = new ReadyQueue();
         }
-        depth = new AtomicIntegerArray((priorities + 1) * STRIDE);
+        depth = new AtomicIntegerArray(CacheLines.stridedLength(priorities, STRIDE));
     }
 
     int priorities() {
@@ -91,7 +87,7 @@ final class ReadyQueues {
     }
 
     private static int slot(int p) {
-        return (p + 1) * STRIDE;
+        return CacheLines.stridedIndex(p, STRIDE);
     }
 
     /** Total objects READY. */
