@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The worker threads of one backplane (DESIGN rule 9): resizable at run time; idle workers park,
- * they do not spin (beyond a brief spin before parking, and only on a processor no other awake
- * worker needs: {@link #spinningIsFree()}).
+ * they do not spin (beyond a brief spin and a few yields before parking, and only on a processor no
+ * other awake worker needs: {@link #spinningIsFree()}).
  *
  * <p>Invariants: {@code live = threads started − threads exited}; {@code live} converges to {@code
  * target}: a surplus worker retires at its next turn boundary (never while holding an object, so no
@@ -39,10 +39,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * never leaves its wake-up to a worker that is not spinning. A surplus worker that retires after a
  * spin (it leaves at its next loop boundary, before selecting) checks and signals too.
  *
- * <p>The worker side is {@link #spinForWork}, {@link #awaitWork} and {@link #tookWorkAfterIdle},
- * the producer side {@link #signal}; they work on a {@link Parker} (a worker is one), so that {@code
- * WorkerParkingLincheckTest} can run the real protocol with Lincheck threads standing in for workers
- * ({@link #enlist}/{@link #delist}).
+ * <h2>Yielding before parking</h2>
+ * After its spin, an idle worker yields its processor a few times, looking for work after each
+ * ({@link #yieldForWork}), and only then parks: a producer on the same processors gets them, and
+ * finds the worker awake rather than parked, so it makes no unpark system call. A yielding worker
+ * is neither idle nor spinning, exactly like a worker in a turn: producers that skip their unpark
+ * because no worker is idle are covered by the second look of {@link #awaitWork}.
+ *
+ * <p>The worker side is {@link #spinForWork}, {@link #yieldForWork}, {@link #awaitWork} and
+ * {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
+ * worker is one), so that {@code WorkerParkingLincheckTest} can run the real protocol with Lincheck
+ * threads standing in for workers ({@link #enlist}/{@link #delist}).
  */
 final class WorkerPool {
 
@@ -50,6 +57,13 @@ final class WorkerPool {
 
     /** How many times an idle worker looks for work (with a spin-wait hint between) before parking. */
     static final int SPINS_BEFORE_PARK = 64;
+
+    /**
+     * How many times an idle worker then yields its processor, looking for work after each, before
+     * parking ({@link #yieldForWork}). A yield with nothing else to run returns in well under a
+     * microsecond, so this adds a few microseconds before an idle backplane parks.
+     */
+    static final int YIELDS_BEFORE_PARK = 16;
 
     /** Processors this JVM may use, read once: {@link #spinningIsFree()} compares awake workers with it. */
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
@@ -217,6 +231,33 @@ final class WorkerPool {
     }
 
     /**
+     * After {@link #spinForWork} found nothing: yields the processor to whatever thread wants it,
+     * looking for work after each yield, before the worker parks. On a machine whose producers
+     * share the processors with the workers (2 cores, 1 producer, 2 workers), a worker that parks
+     * as soon as it runs dry costs the producer an unpark system call for the next entry, and one
+     * that spins takes the producer's processor; a yielding worker gives the producer its processor
+     * and stays awake, so the producer's {@link #signal} finds no idle worker and returns at once.
+     * W2 {@code tiny}, where a producer spent about 40 % of its time unparking: +45 % in fast-mode
+     * forks (docs/benchmarks.md).
+     *
+     * <p>Not counted in {@code spinning}, unlike the spin: a yielding worker may be off its
+     * processor for a time slice, so producers must not leave their wake-ups to it; they still wake
+     * a parked worker. Nothing is lost: a producer that skipped its unpark because no worker was
+     * idle is seen by the second look of {@link #awaitWork}, as for a worker coming from a turn.
+     *
+     * @return whether work (or a stop) came, as {@link #spinForWork}
+     */
+    boolean yieldForWork(int yields) {
+        for (int i = 0; i < yields; i++) {
+            Thread.yield();
+            if (scheduler.hasReadyObjects() || stopping) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether an idle worker may spin before it parks: only while the workers awake (running a turn,
      * selecting or spinning; the caller is one) do not outnumber the processors. A worker with more
      * workers awake than processors would spin on a core that another worker, or a producer, needs:
@@ -317,7 +358,7 @@ final class WorkerPool {
                     }
                     justRan = false;
                     if (selected == NothingTaken.NOTHING_READY) {
-                        if (!(spinningIsFree() && spinForWork(SPINS_BEFORE_PARK))) {
+                        if (!(spinningIsFree() && (spinForWork(SPINS_BEFORE_PARK) || yieldForWork(YIELDS_BEFORE_PARK)))) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
                             context.cpuMeter.woke();

@@ -25,15 +25,16 @@ import org.junit.jupiter.api.Test;
  * forever, which Lincheck's model checking reports as a hang.
  *
  * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
- * 0), its {@link WorkerPool#spinForWork} (a short spin, counted), {@link WorkerPool#awaitWork}
+ * 0), its {@link WorkerPool#spinForWork} (a short spin, counted), {@link WorkerPool#yieldForWork}
+ * (yields, not counted), {@link WorkerPool#awaitWork}
  * (announce, second look through the real {@link Scheduler#hasRunnableWork()}, park), {@link
  * WorkerPool#tookWorkAfterIdle} (wake another for what is left) and {@link WorkerPool#signal} (skip
  * while a worker spins, else CAS a flag and unpark), over a real {@link Scheduler} and {@link
  * ReadyQueues}. Only the park itself is the harness's ({@link StandIn}): Lincheck models {@code
  * LockSupport.park} as possibly spurious and, in user code, lets it return at once. Lincheck
  * threads stand in for workers ({@link WorkerPool#enlist}): {@code workerLoopOnce} is the worker's
- * loop (select; on NONE spin, then await; after taking an entry following a spin or a park, {@code
- * tookWorkAfterIdle}) until it takes an entry. Submitters do what a submit does: make an object
+ * loop (select; on NONE spin, yield, then await; after taking an entry following a spin, the
+ * yields or a park, {@code tookWorkAfterIdle}) until it takes an entry. Submitters do what a submit does: make an object
  * READY, push its entry, then signal ({@link Scheduler#push} pushes and calls {@code
  * backplane.signalWork()}, which is {@code workers.signal()}; the shared backplane is in step mode,
  * so the harness calls the pool's {@code signal} itself, right after the push, in the same order).
@@ -63,6 +64,9 @@ public class WorkerParkingLincheckTest {
 
     /** The stand-in's spin before it parks: short, so model checking explores it fully. */
     static final int SPINS = 2;
+
+    /** The stand-in's yields after its spin (not counted as spinning): short for the same reason. */
+    static final int YIELDS = 1;
 
     /** An action that is never run: the worker only takes objects. */
     static final class NeverRun implements Action<Object> {
@@ -155,7 +159,7 @@ public class WorkerParkingLincheckTest {
                         return;
                     }
                     require(selected == NothingTaken.NOTHING_READY, "throttled without a CPU limit");
-                    if (!pool.spinForWork(SPINS)) {
+                    if (!(pool.spinForWork(SPINS) || pool.yieldForWork(YIELDS))) {
                         pool.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
                     backFromIdle = true;

@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.CpuLimit;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +22,10 @@ import org.junit.jupiter.api.Test;
  * {@code tookWorkAfterIdle}, the steps of {@code spinForWork} and the worker loop); a second thread
  * is a worker parked in {@code awaitWork} with {@link WorkerParkingLincheckTest.StandIn}'s park,
  * which never wakes spuriously, so only a signal can wake it. With {@code tookWorkAfterIdle} a no-op
- * the second entry waits beside a parked worker and the test fails.
+ * the second entry waits beside a parked worker and the test fails. A worker yielding before it
+ * parks ({@code yieldForWork}) is neither idle nor spinning: a producer with no worker parked
+ * unparks nobody, and one with a parked worker wakes it rather than leave the work to the yielder
+ * (counting the yields as spinning fails that test).
  */
 class WorkerWakeCascadeTest {
 
@@ -96,6 +102,54 @@ class WorkerWakeCascadeTest {
         submit(1);
         assertThat(pool.spinForWork(Integer.MAX_VALUE)).as("work ready").isTrue();
         assertThat(pool.spinning()).isZero();
+    }
+
+    @Test
+    void aYieldingWorkerIsNeitherIdleNorSpinning_soAProducerWithNoWorkerParkedUnparksNobody() throws Exception {
+        CompletableFuture<Boolean> sawWork = startYieldingWorker();
+        assertThat(pool.idle()).isZero();
+        assertThat(pool.spinning()).isZero();
+
+        submit(1); // signal: no worker idle, so no unpark
+
+        assertThat(sawWork.get(10, TimeUnit.SECONDS)).as("the yielding worker saw the work").isTrue();
+        assertThat(scheduler.select()).as("still there for it to take").isInstanceOf(ReadyEntry.class);
+    }
+
+    @Test
+    void aProducerDoesNotLeaveItsWakeUpToAYieldingWorker_itWakesAParkedOne() throws Exception {
+        startParkedWorker();
+        CompletableFuture<Boolean> sawWork = startYieldingWorker(); // looks, never takes
+
+        submit(1);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
+        submit(2); // the yielder may have missed the first entry (taken at once): this one ends its yields
+        assertThat(sawWork.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void yieldForWork_withNothingReady_yieldsOutAndReportsNoWork() {
+        assertThat(pool.yieldForWork(1_000)).isFalse();
+        assertThat(pool.spinning()).isZero();
+        assertThat(pool.idle()).isZero();
+    }
+
+    /**
+     * A worker that ran dry and yields until it sees work ({@code yieldForWork} without a bound),
+     * then stops without taking it; returned once its thread is about to yield.
+     */
+    private CompletableFuture<Boolean> startYieldingWorker() throws InterruptedException {
+        CompletableFuture<Boolean> sawWork = new CompletableFuture<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread yielding = new Thread(() -> {
+            started.countDown();
+            sawWork.complete(pool.yieldForWork(Integer.MAX_VALUE));
+        }, "yielding-worker");
+        yielding.setDaemon(true);
+        yielding.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        return sawWork;
     }
 
     /** A worker that found nothing and parked: it takes one entry when woken, then leaves. */
