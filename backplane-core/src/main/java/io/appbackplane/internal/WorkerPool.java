@@ -28,23 +28,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A producer that sees a spinning worker unparks nobody: the spinner will see the entry. That saves
  * the producer an unpark system call per submit on a busy backplane (where workers run one short
  * action and look again), but a burst of pushes seen by one spinner must still wake enough
- * workers. So a worker that comes back from idle (a spin or a park) and takes an entry calls {@link
- * #tookWorkAfterIdle}: if work is still ready, it signals in the producer's place, and a worker
- * woken that way does the same, so wake-ups cascade as far as there is work (ForkJoinPool's workers
- * propagate signals the same way). Why nothing is lost: a producer that skipped read {@code
+ * workers. So a worker that comes back from idle (a spin, its yields or a park) and takes an
+ * entry calls {@link #tookWorkAfterIdle}: if work is still ready, it signals in the producer's
+ * place, and a worker woken that way does the same, so wake-ups cascade as far as there is work
+ * (ForkJoinPool's workers propagate signals the same way). Why nothing is lost: a producer that skipped read {@code
  * spinning > 0} after its push, so the spinner's decrement, and every read it makes after it, comes
  * after that push. The spinner then either takes an entry and checks for more (its check sees the
  * push unless the entry was taken), or finds nothing and parks through {@link #awaitWork}, whose
  * second look sees the push. Workers that go on from a turn of their own do not check: a producer
  * never leaves its wake-up to a worker that is not spinning. A surplus worker that retires after a
- * spin (it leaves at its next loop boundary, before selecting) checks and signals too.
+ * spin or its yields (it leaves at its next loop boundary, before selecting) checks and signals too.
  *
  * <h2>Yielding before parking</h2>
- * After its spin, an idle worker yields its processor a few times, looking for work after each
- * ({@link #yieldForWork}), and only then parks: a producer on the same processors gets them, and
- * finds the worker awake rather than parked, so it makes no unpark system call. A yielding worker
- * is neither idle nor spinning, exactly like a worker in a turn: producers that skip their unpark
- * because no worker is idle are covered by the second look of {@link #awaitWork}.
+ * After its spin (or instead of it, where spinning is not free), an idle worker yields its
+ * processor a few times, looking for work after each ({@link #yieldForWork}), and only then parks:
+ * a producer waiting for that processor gets it, and finds the worker awake rather than parked, so
+ * it makes no unpark system call. A yielding worker is neither idle nor spinning, like a worker in
+ * a turn, as far as the counters go: producers that skip their unpark because no worker is idle
+ * are covered by the second look of {@link #awaitWork}. Unlike a worker in a turn it may be off its
+ * processor, so it stops yielding after one yield that kept it away for long, and parks.
  *
  * <p>The worker side is {@link #spinForWork}, {@link #yieldForWork}, {@link #awaitWork} and
  * {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
@@ -61,9 +63,16 @@ final class WorkerPool {
     /**
      * How many times an idle worker then yields its processor, looking for work after each, before
      * parking ({@link #yieldForWork}). A yield with nothing else to run returns in well under a
-     * microsecond, so this adds a few microseconds before an idle backplane parks.
+     * microsecond, so on an idle machine this adds a few microseconds before an idle backplane
+     * parks; on a busy one a yield that takes long ends them ({@link #LONG_YIELD_NANOS}).
      */
     static final int YIELDS_BEFORE_PARK = 16;
+
+    /**
+     * A yield that kept the worker off its processor longer than this (50 µs) ends its yields
+     * ({@link #yieldForWork}): other threads are getting time slices, so the worker parks.
+     */
+    static final long LONG_YIELD_NANOS = 50_000;
 
     /** Processors this JVM may use, read once: {@link #spinningIsFree()} compares awake workers with it. */
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
@@ -231,33 +240,44 @@ final class WorkerPool {
     }
 
     /**
-     * After {@link #spinForWork} found nothing: yields the processor to whatever thread wants it,
-     * looking for work after each yield, before the worker parks. On a machine whose producers
-     * share the processors with the workers (2 cores, 1 producer, 2 workers), a worker that parks
-     * as soon as it runs dry costs the producer an unpark system call for the next entry, and one
-     * that spins takes the producer's processor; a yielding worker gives the producer its processor
-     * and stays awake, so the producer's {@link #signal} finds no idle worker and returns at once.
-     * W2 {@code tiny}, where a producer spent about 40 % of its time unparking: +45 % in fast-mode
-     * forks (docs/benchmarks.md).
+     * Before an idle worker parks (after its spin, or instead of it where spinning is not free):
+     * yields its processor, looking for work after each yield. On a machine whose producers share
+     * the processors with the workers (2 cores, 1 producer, 2 workers), a worker that parks as soon
+     * as it runs dry costs the producer an unpark system call for the next entry, and one that
+     * spins keeps the processor from the producer; a yielding worker lets a thread waiting for its
+     * processor run and stays awake, so the producer's {@link #signal} finds no idle worker and
+     * returns at once. W2 {@code tiny}, where a producer spent about 40 % of its CPU unparking:
+     * +58 % in fast-mode forks (docs/benchmarks.md, "Fewer wake-ups").
      *
      * <p>Unlike the spin, a worker yields also when more workers are awake than there are
-     * processors ({@link #spinningIsFree()} false): a yield takes no processor another thread
-     * wants. With 4 workers on 2 cores that keeps W6 from falling (W2 {@code tiny} 3.1–3.2 M
-     * tasks/s with the yields gated like the spin, 4.1–4.2 M without).
+     * processors ({@link #spinningIsFree()} false): a yield hands the processor to a thread waiting
+     * for it, where a spin would hold it. With 4 workers on 2 cores that keeps W6 from falling (W2
+     * {@code tiny} 3.1–3.2 M tasks/s with the yields gated like the spin, 4.1–4.2 M without).
      *
      * <p>Not counted in {@code spinning}, unlike the spin: a yielding worker may be off its
      * processor for a time slice, so producers must not leave their wake-ups to it; they still wake
      * a parked worker. Nothing is lost: a producer that skipped its unpark because no worker was
      * idle is seen by the second look of {@link #awaitWork}, as for a worker coming from a turn.
+     * What a yield can cost is latency: while no worker is idle, a producer's entry waits until a
+     * yielder is back on its processor. So a yield that kept the worker away for more than {@link
+     * #LONG_YIELD_NANOS} (the processors are contended, other threads got time slices) ends the
+     * yields, and the worker parks, where a producer's unpark reaches it: an entry waits for at most
+     * one such yield, as it may wait for a spinner that was preempted.
      *
      * @return whether work (or a stop) came, as {@link #spinForWork}
      */
     boolean yieldForWork(int yields) {
+        long before = System.nanoTime(); // wall time of the yields themselves, whatever the backplane's clock
         for (int i = 0; i < yields; i++) {
             Thread.yield();
             if (scheduler.hasReadyObjects() || stopping) {
                 return true;
             }
+            long now = System.nanoTime();
+            if (now - before > LONG_YIELD_NANOS) {
+                return false; // contended processors: park rather than make producers wait for this worker
+            }
+            before = now;
         }
         return false;
     }
@@ -266,8 +286,8 @@ final class WorkerPool {
      * Whether an idle worker may spin before it parks: only while the workers awake (running a turn,
      * selecting or spinning; the caller is one) do not outnumber the processors. A worker with more
      * workers awake than processors would spin on a core that another worker, or a producer, needs:
-     * on 2 cores with 4 workers, spinning workers take time slices from working ones. Parking
-     * straight away is always correct (spinning only saves a wake-up, see the class comment).
+     * on 2 cores with 4 workers, spinning workers take time slices from working ones. Skipping the
+     * spin is always correct (spinning only saves a wake-up, see the class comment).
      */
     boolean spinningIsFree() {
         return spinningIsFree(live.get() - idle.get(), PROCESSORS);
@@ -289,9 +309,9 @@ final class WorkerPool {
     }
 
     /**
-     * A worker back from idle (a spin or a park) took an entry: it wakes another worker if work is
-     * still ready, on behalf of producers that left their wake-up to a spinner (see the class
-     * comment).
+     * A worker back from idle (a spin, its yields or a park) took an entry: it wakes another worker
+     * if work is still ready, on behalf of producers that left their wake-up to a spinner (see the
+     * class comment).
      */
     void tookWorkAfterIdle() {
         if (scheduler.hasReadyObjects()) {
@@ -359,7 +379,7 @@ final class WorkerPool {
                     // After a turn, the end of its last action is a recent enough "now" for the CPU check.
                     Scheduler.Selection selected = justRan ? scheduler.select(context.lastActionEnd) : scheduler.select();
                     if (!justRan && selected instanceof ReadyEntry) {
-                        tookWorkAfterIdle(); // back from a spin or a park: wake another for what is left
+                        tookWorkAfterIdle(); // back from a spin, yields or a park: wake another for what is left
                     }
                     justRan = false;
                     if (selected == NothingTaken.NOTHING_READY) {

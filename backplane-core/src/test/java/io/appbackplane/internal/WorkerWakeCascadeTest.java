@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.CpuLimit;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -23,9 +25,9 @@ import org.junit.jupiter.api.Test;
  * is a worker parked in {@code awaitWork} with {@link WorkerParkingLincheckTest.StandIn}'s park,
  * which never wakes spuriously, so only a signal can wake it. With {@code tookWorkAfterIdle} a no-op
  * the second entry waits beside a parked worker and the test fails. A worker yielding before it
- * parks ({@code yieldForWork}) is neither idle nor spinning: a producer with no worker parked
- * unparks nobody, and one with a parked worker wakes it rather than leave the work to the yielder
- * (counting the yields as spinning fails that test).
+ * parks ({@code yieldForWork}) is neither idle nor spinning, and a producer with a parked worker
+ * wakes it rather than leave the work to the yielder: counting the yields inside {@code
+ * yieldForWork} as spinning fails both yielding tests.
  */
 class WorkerWakeCascadeTest {
 
@@ -40,14 +42,19 @@ class WorkerWakeCascadeTest {
     private final AtomicReference<ReadyEntry> takenByParkedWorker = new AtomicReference<>();
     private volatile boolean done;
     private Thread parked;
+    /** The test's other stand-in workers (yielding ones), ended and joined after each test. */
+    private final List<Thread> helpers = new ArrayList<>();
 
     @AfterEach
-    void endTheParkedWorker() throws InterruptedException {
+    void endTheStandInWorkers() throws InterruptedException {
         done = true;
-        pool.stop(); // wakes it if parked; if it is about to park, the second look sees the stop
+        pool.stop(); // wakes a parked one; one about to park, or yielding, sees the stop
         if (parked != null) {
-            parked.join(10_000);
-            assertThat(parked.isAlive()).as("the parked worker ended").isFalse();
+            helpers.add(parked);
+        }
+        for (Thread worker : helpers) {
+            worker.join(10_000);
+            assertThat(worker.isAlive()).as(worker.getName() + " ended").isFalse();
         }
     }
 
@@ -105,12 +112,12 @@ class WorkerWakeCascadeTest {
     }
 
     @Test
-    void aYieldingWorkerIsNeitherIdleNorSpinning_soAProducerWithNoWorkerParkedUnparksNobody() throws Exception {
+    void aYieldingWorkerIsNeitherIdleNorSpinning_andSeesWorkPushedWhileItYields() throws Exception {
         CompletableFuture<Boolean> sawWork = startYieldingWorker();
-        assertThat(pool.idle()).isZero();
-        assertThat(pool.spinning()).isZero();
+        assertThat(pool.idle()).as("idle").isZero();
+        assertThat(pool.spinning()).as("spinning").isZero();
 
-        submit(1); // signal: no worker idle, so no unpark
+        submit(1);
 
         assertThat(sawWork.get(10, TimeUnit.SECONDS)).as("the yielding worker saw the work").isTrue();
         assertThat(scheduler.select()).as("still there for it to take").isInstanceOf(ReadyEntry.class);
@@ -136,19 +143,24 @@ class WorkerWakeCascadeTest {
     }
 
     /**
-     * A worker that ran dry and yields until it sees work ({@code yieldForWork} without a bound),
-     * then stops without taking it; returned once its thread is about to yield.
+     * A worker that ran dry and yields until it sees work, then stops without taking it (again and
+     * again: a yield that took long ends one call, see {@code LONG_YIELD_NANOS}); returned once its
+     * thread is inside {@code yieldForWork}, so that the test's checks see it yielding.
      */
-    private CompletableFuture<Boolean> startYieldingWorker() throws InterruptedException {
+    private CompletableFuture<Boolean> startYieldingWorker() {
         CompletableFuture<Boolean> sawWork = new CompletableFuture<>();
-        CountDownLatch started = new CountDownLatch(1);
         Thread yielding = new Thread(() -> {
-            started.countDown();
-            sawWork.complete(pool.yieldForWork(Integer.MAX_VALUE));
+            boolean saw = false;
+            while (!saw && !done) {
+                saw = pool.yieldForWork(Integer.MAX_VALUE);
+            }
+            sawWork.complete(saw);
         }, "yielding-worker");
         yielding.setDaemon(true);
+        helpers.add(yielding);
         yielding.start();
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Arrays.stream(yielding.getStackTrace())
+                .anyMatch(frame -> frame.getMethodName().equals("yieldForWork")));
         return sawWork;
     }
 
