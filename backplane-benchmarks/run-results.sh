@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The results run behind docs/benchmarks.md: every workload with its peers, then the charts and
-# tables. Takes about 80 minutes on 2 cores; run it on an otherwise idle machine.
+# tables. Takes about an hour on 2 cores; run it on an otherwise idle machine.
 #
 #   ./mvnw -pl backplane-benchmarks -am package -DskipTests
 #   JAVA=/path/to/jdk-21+/bin/java backplane-benchmarks/run-results.sh
