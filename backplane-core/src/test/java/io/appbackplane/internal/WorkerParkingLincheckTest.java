@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * LockSupport.park} as possibly spurious and, in user code, lets it return at once. Lincheck
  * threads stand in for workers ({@link WorkerPool#enlist}): {@code workerLoopOnce} is the worker's
  * loop (select; on NONE spin, yield, then await; after taking an entry following a spin, the
- * yields or a park, {@code tookWorkAfterIdle}) until it takes an entry. Submitters do what a submit does: make an object
+ * yields or a park, {@code tookWorkAfterIdle}) until it takes an entry; {@code
+ * workerLoopOnceWithoutSpin} is the loop of a worker that may not spin (more workers awake than
+ * processors), which only yields before it parks. Submitters do what a submit does: make an object
  * READY, push its entry, then signal ({@link Scheduler#push} pushes and calls {@code
  * backplane.signalWork()}, which is {@code workers.signal()}; the shared backplane is in step mode,
  * so the harness calls the pool's {@code signal} itself, right after the push, in the same order).
@@ -142,6 +144,19 @@ public class WorkerParkingLincheckTest {
         /** The worker's loop until it takes an entry, or nothing when no started submit is left to claim. */
         @Operation
         public void workerLoopOnce() {
+            workerLoopOnce(true);
+        }
+
+        /**
+         * {@link #workerLoopOnce()} of a worker that may not spin (more workers awake than
+         * processors): it only yields before it parks.
+         */
+        @Operation
+        public void workerLoopOnceWithoutSpin() {
+            workerLoopOnce(false);
+        }
+
+        private void workerLoopOnce(boolean spins) {
             if (!claimOne()) {
                 return; // owed nothing: a real worker would park until the next submit
             }
@@ -159,7 +174,7 @@ public class WorkerParkingLincheckTest {
                         return;
                     }
                     require(selected == NothingTaken.NOTHING_READY, "throttled without a CPU limit");
-                    if (!(pool.spinForWork(SPINS) || pool.yieldForWork(YIELDS))) {
+                    if (!((spins && pool.spinForWork(SPINS)) || pool.yieldForWork(YIELDS))) {
                         pool.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
                     backFromIdle = true;
