@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * workers. So a worker that comes back from idle (a spin, its yields or a park) and takes an
  * entry calls {@link #tookWorkAfterIdle}: if work is still ready, it signals in the producer's
  * place, and a worker woken that way does the same, so wake-ups cascade as far as there is work
- * (ForkJoinPool's workers propagate signals the same way). Why nothing is lost: a producer that skipped read {@code
- * spinning > 0} after its push, so the spinner's decrement, and every read it makes after it, comes
- * after that push. The spinner then either takes an entry and checks for more (its check sees the
+ * (ForkJoinPool's workers propagate signals the same way). Why nothing is lost: a producer that
+ * skipped read {@code spinning > 0} after its push, so the spinner's decrement, and every read it
+ * makes after it, comes after that push. The spinner then either takes an entry and checks for more (its check sees the
  * push unless the entry was taken), or finds nothing and parks through {@link #awaitWork}, whose
  * second look sees the push. Workers that go on from a turn of their own do not check: a producer
  * never leaves its wake-up to a worker that is not spinning. A surplus worker that retires after a
@@ -48,8 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * are covered by the second look of {@link #awaitWork}. Unlike a worker in a turn it may be off its
  * processor, so it stops yielding after one yield that kept it away for long, and parks.
  *
- * <p>The worker side is {@link #spinForWork}, {@link #yieldForWork}, {@link #awaitWork} and
- * {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
+ * <p>The worker side is {@link #lookBeforeParking} ({@link #spinForWork}, {@link #yieldForWork}),
+ * {@link #awaitWork} and {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
  * worker is one), so that {@code WorkerParkingLincheckTest} can run the real protocol with Lincheck
  * threads standing in for workers ({@link #enlist}/{@link #delist}).
  */
@@ -240,6 +240,16 @@ final class WorkerPool {
     }
 
     /**
+     * What an idle worker does before it parks: the spin where spinning is free ({@link
+     * #spinningIsFree()}, passed as {@code maySpin}), then, if that found nothing, the yields.
+     *
+     * @return whether work (or a stop) came: the worker selects again instead of parking
+     */
+    boolean lookBeforeParking(boolean maySpin, int spins, int yields) {
+        return (maySpin && spinForWork(spins)) || yieldForWork(yields);
+    }
+
+    /**
      * Before an idle worker parks (after its spin, or instead of it where spinning is not free):
      * yields its processor, looking for work after each yield. On a machine whose producers share
      * the processors with the workers (2 cores, 1 producer, 2 workers), a worker that parks as soon
@@ -383,7 +393,7 @@ final class WorkerPool {
                     }
                     justRan = false;
                     if (selected == NothingTaken.NOTHING_READY) {
-                        if (!((spinningIsFree() && spinForWork(SPINS_BEFORE_PARK)) || yieldForWork(YIELDS_BEFORE_PARK))) {
+                        if (!lookBeforeParking(spinningIsFree(), SPINS_BEFORE_PARK, YIELDS_BEFORE_PARK)) {
                             context.cpuMeter.idle();
                             awaitWork(this, 0);
                             context.cpuMeter.woke();

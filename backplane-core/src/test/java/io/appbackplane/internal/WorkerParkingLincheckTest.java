@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * forever, which Lincheck's model checking reports as a hang.
  *
  * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
- * 0), its {@link WorkerPool#spinForWork} (a short spin, counted), {@link WorkerPool#yieldForWork}
- * (yields, not counted), {@link WorkerPool#awaitWork}
+ * 0), its {@link WorkerPool#lookBeforeParking} (a short spin, counted, then yields, not counted),
+ * {@link WorkerPool#awaitWork}
  * (announce, second look through the real {@link Scheduler#hasRunnableWork()}, park), {@link
  * WorkerPool#tookWorkAfterIdle} (wake another for what is left) and {@link WorkerPool#signal} (skip
  * while a worker spins, else CAS a flag and unpark), over a real {@link Scheduler} and {@link
@@ -174,7 +174,7 @@ public class WorkerParkingLincheckTest {
                         return;
                     }
                     require(selected == NothingTaken.NOTHING_READY, "throttled without a CPU limit");
-                    if (!((spins && pool.spinForWork(SPINS)) || pool.yieldForWork(YIELDS))) {
+                    if (!pool.lookBeforeParking(spins, SPINS, YIELDS)) {
                         pool.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
                     backFromIdle = true;

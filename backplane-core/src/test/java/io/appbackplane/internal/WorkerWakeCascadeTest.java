@@ -41,18 +41,14 @@ class WorkerWakeCascadeTest {
     private final AtomicReference<Parker> parkedWorker = new AtomicReference<>();
     private final AtomicReference<ReadyEntry> takenByParkedWorker = new AtomicReference<>();
     private volatile boolean done;
-    private Thread parked;
-    /** The test's other stand-in workers (yielding ones), ended and joined after each test. */
-    private final List<Thread> helpers = new ArrayList<>();
+    /** The test's stand-in worker threads (parked and yielding ones), ended and joined after each test. */
+    private final List<Thread> standIns = new ArrayList<>();
 
     @AfterEach
     void endTheStandInWorkers() throws InterruptedException {
         done = true;
         pool.stop(); // wakes a parked one; one about to park, or yielding, sees the stop
-        if (parked != null) {
-            helpers.add(parked);
-        }
-        for (Thread worker : helpers) {
+        for (Thread worker : standIns) {
             worker.join(10_000);
             assertThat(worker.isAlive()).as(worker.getName() + " ended").isFalse();
         }
@@ -157,7 +153,7 @@ class WorkerWakeCascadeTest {
             sawWork.complete(saw);
         }, "yielding-worker");
         yielding.setDaemon(true);
-        helpers.add(yielding);
+        standIns.add(yielding);
         yielding.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> Arrays.stream(yielding.getStackTrace())
                 .anyMatch(frame -> frame.getMethodName().equals("yieldForWork")));
@@ -166,7 +162,7 @@ class WorkerWakeCascadeTest {
 
     /** A worker that found nothing and parked: it takes one entry when woken, then leaves. */
     private void startParkedWorker() {
-        parked = new Thread(() -> {
+        Thread parked = new Thread(() -> {
             WorkerParkingLincheckTest.StandIn me = new WorkerParkingLincheckTest.StandIn();
             parkedWorker.set(me);
             pool.enlist(me);
@@ -183,6 +179,7 @@ class WorkerWakeCascadeTest {
             }
         }, "parked-worker");
         parked.setDaemon(true);
+        standIns.add(parked);
         parked.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.idle() == 1);
     }
