@@ -258,7 +258,7 @@ final class Scheduler {
             request.fail(cancelled, context.completions);
             return;
         }
-        long start = clock.nanoTime();
+        long start = context.actionStart(node, clock);
         Object result = null;
         Throwable failure = null;
         try {
@@ -272,7 +272,7 @@ final class Scheduler {
             ObservedActions.ended(tracer, node.trace, failure);
         }
         long end = clock.nanoTime();
-        context.lastActionEnd = end;
+        context.actionEnded(end);
         long runTime = end - start;
         context.cpuMeter.actionRan(start, end);
         counters.actionRan(object.component, node, start - node.enqueuedAt, runTime);

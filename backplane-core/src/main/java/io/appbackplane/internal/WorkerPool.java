@@ -391,6 +391,7 @@ final class WorkerPool {
                     if (!justRan && selected instanceof ReadyEntry) {
                         tookWorkAfterIdle(); // back from a spin, yields or a park: wake another for what is left
                     }
+                    context.straightOn = justRan; // its last action's end is a fresh enough start for the next
                     justRan = false;
                     if (selected == NothingTaken.NOTHING_READY) {
                         if (!lookBeforeParking(spinningIsFree(), SPINS_BEFORE_PARK, YIELDS_BEFORE_PARK)) {
