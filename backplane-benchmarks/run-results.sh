@@ -21,13 +21,16 @@ raw="$out/raw"
 common=(-f 5 -wi 3 -w 1s -i 5 -r 1s)
 
 mkdir -p "$raw/zgc" "$out/zgc"
-rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/zgc/*
+rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/*.txt "$raw"/zgc/*
 cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
 
+# The machine's mode before each workload (docs/benchmarks.md, "This machine's modes"), one line each.
+modes="$raw/core-to-core.txt"
 bench() {
   local name="$1"
   shift
   echo "== $name: $*" >&2
+  echo "$(date -u +%FT%TZ) before $name: $("$java" -cp "$jar" io.appbackplane.benchmarks.CoreToCore)" >> "$modes"
   "$java" -jar "$jar" "$@" -rf json -rff "$raw/$name.json"
 }
 
@@ -39,6 +42,7 @@ bench w3 W3UrgentLatency "${common[@]}"
 # (-Xlog:gc shows 2-8 ms on 2 cores) sets every peer's worst urgent latency; a service with a 1 ms
 # latency target would run a low-pause collector. Same peers and options, its own files.
 echo "== w3 with ZGC" >&2
+echo "$(date -u +%FT%TZ) before w3-zgc: $("$java" -cp "$jar" io.appbackplane.benchmarks.CoreToCore)" >> "$modes"
 "$java" -Dbench.latencyFile="$raw/zgc/w3-latency.jsonl" -jar "$jar" W3UrgentLatency "${common[@]}" \
   -jvmArgsAppend "-Xms2g -Xmx2g -XX:+UseZGC" -rf json -rff "$raw/zgc/w3.json"
 bench w4 W4MemoryPerConversation -f 3

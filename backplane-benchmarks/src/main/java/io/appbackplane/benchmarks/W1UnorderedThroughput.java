@@ -51,8 +51,9 @@ public class W1UnorderedThroughput {
     long tokens;
 
     @Setup(Level.Trial)
-    public void start() {
+    public void start() throws InterruptedException {
         tokens = Work.tokens(work);
+        System.out.println(CoreToCore.describe(3)); // the machine's mode for this fork (see CoreToCore)
         executor = Peers.create(peer, workers, Workloads.KEYS);
     }
 

@@ -58,8 +58,9 @@ public class W2OrderedThroughput {
     Integer[] keys;
 
     @Setup(Level.Trial)
-    public void start(BenchmarkParams params) {
+    public void start(BenchmarkParams params) throws InterruptedException {
         tokens = Work.tokens(work);
+        System.out.println(CoreToCore.describe(3)); // the machine's mode for this fork (see CoreToCore)
         checker = new OrderChecker(params.getThreads(), Workloads.KEYS);
         keys = new Integer[Workloads.KEYS];
         for (int k = 0; k < keys.length; k++) {
