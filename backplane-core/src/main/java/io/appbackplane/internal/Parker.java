@@ -4,14 +4,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What parks in {@link WorkerPool#awaitWork} and what {@link WorkerPool#signal} wakes: a worker
+ * What parks in {@link IdleWorkers#awaitWork} and what {@link IdleWorkers#signal} wakes: a worker
  * thread and its parked flag. {@link #park} and {@link #unpark} are {@link LockSupport}'s; a test
  * may override them (a Lincheck thread standing in for a worker).
  */
 abstract class Parker extends WorkerLocalPadding {
     final AtomicBoolean parked = new AtomicBoolean();
 
-    /** The thread that parks in {@link WorkerPool#awaitWork} with this parker. */
+    /** The thread that parks in {@link IdleWorkers#awaitWork} with this parker. */
     abstract Thread thread();
 
     /** Parks the calling thread ({@link #thread()}) until {@link #unpark}, at most {@code parkNanos} if positive. */

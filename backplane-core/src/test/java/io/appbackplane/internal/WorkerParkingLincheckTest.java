@@ -20,19 +20,19 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck test of {@link WorkerPool}'s parking protocol ("parking without lost wake-ups" and
+ * Lincheck test of {@link IdleWorkers}' parking protocol ("parking without lost wake-ups" and
  * "spinning workers take over the producer's wake-up"): a lost wake-up shows as a worker parked
  * forever, which Lincheck's model checking reports as a hang.
  *
  * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
- * 0), its {@link WorkerPool#lookBeforeParking} (a short spin, counted, then yields, not counted),
- * {@link WorkerPool#awaitWork}
+ * 0), its {@link IdleWorkers#lookBeforeParking} (a short spin, counted, then yields, not counted),
+ * {@link IdleWorkers#awaitWork}
  * (announce, second look through the real {@link Scheduler#hasRunnableWork()}, park), {@link
- * WorkerPool#tookWorkAfterIdle} (wake another for what is left) and {@link WorkerPool#signal} (skip
+ * IdleWorkers#tookWorkAfterIdle} (wake another for what is left) and {@link IdleWorkers#signal} (skip
  * while a worker spins, else CAS a flag and unpark), over a real {@link Scheduler} and {@link
  * ReadyQueues}. Only the park itself is the harness's ({@link StandIn}): Lincheck models {@code
  * LockSupport.park} as possibly spurious and, in user code, lets it return at once. Lincheck
- * threads stand in for workers ({@link WorkerPool#enlist}): {@code workerLoopOnce} is the worker's
+ * threads stand in for workers ({@link IdleWorkers#enlist}): {@code workerLoopOnce} is the worker's
  * loop (select; on NONE spin, yield, then await; after taking an entry following a spin, the
  * yields or a park, {@code tookWorkAfterIdle}) until it takes an entry; {@code
  * workerLoopOnceWithoutSpin} is the loop of a worker that may not spin (more workers awake than
@@ -118,6 +118,7 @@ public class WorkerParkingLincheckTest {
                 new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
         /** Target 0: starts no threads, and {@code live > target} is false, so only the scheduler decides. */
         private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
+        private final IdleWorkers workers = pool.idleWorkers();
         private final DefaultComponent component =
                 new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
         /** Submits begun (counted before the entry is pushed); also the next key. */
@@ -138,7 +139,7 @@ public class WorkerParkingLincheckTest {
             WorkObject.Enqueued offered = object.enqueue(node);
             require(offered instanceof ReadyEntry entry && entry.object == object, "a fresh object did not become READY");
             scheduler.push((ReadyEntry) offered); // ready.push(entry); signalWork() is a no-op on the step-mode backplane
-            pool.signal(); // what signalWork() does on a threaded backplane
+            workers.signal(); // what signalWork() does on a threaded backplane
         }
 
         /** The worker's loop until it takes an entry, or nothing when no started submit is left to claim. */
@@ -161,7 +162,7 @@ public class WorkerParkingLincheckTest {
                 return; // owed nothing: a real worker would park until the next submit
             }
             StandIn me = new StandIn();
-            pool.enlist(me);
+            workers.enlist(me);
             try {
                 boolean backFromIdle = false; // a real worker comes here from a turn of its own
                 while (true) {
@@ -169,18 +170,18 @@ public class WorkerParkingLincheckTest {
                     if (selected instanceof ReadyEntry) {
                         taken.incrementAndGet(); // the object stays RUNNING: nothing else looks at it
                         if (backFromIdle) {
-                            pool.tookWorkAfterIdle();
+                            workers.tookWorkAfterIdle();
                         }
                         return;
                     }
                     require(selected == NothingTaken.NOTHING_READY, "throttled without a CPU limit");
-                    if (!pool.lookBeforeParking(spins, SPINS, YIELDS)) {
-                        pool.awaitWork(me, 0); // parks forever if the wake-up is lost
+                    if (!workers.lookBeforeParking(spins, SPINS, YIELDS)) {
+                        workers.awaitWork(me, 0); // parks forever if the wake-up is lost
                     }
                     backFromIdle = true;
                 }
             } finally {
-                pool.delist(me);
+                workers.delist(me);
             }
         }
 
@@ -198,8 +199,8 @@ public class WorkerParkingLincheckTest {
 
         @Validate
         public void validate() {
-            require(pool.idle() == 0, pool.idle() + " workers still idle");
-            require(pool.spinning() == 0, pool.spinning() + " workers still spinning");
+            require(workers.idle() == 0, workers.idle() + " workers still idle");
+            require(workers.spinning() == 0, workers.spinning() + " workers still spinning");
             int queued = 0;
             while (scheduler.select() instanceof ReadyEntry) {
                 queued++;

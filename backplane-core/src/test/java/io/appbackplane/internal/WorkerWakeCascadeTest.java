@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The wake-up hand-over of {@link WorkerPool} ("spinning workers take over the producer's wake-up"),
+ * The wake-up hand-over of {@link IdleWorkers} ("spinning workers take over the producer's wake-up"),
  * driven one step at a time: producers that see a spinning worker wake nobody, and the spinner,
  * once it has taken an entry, wakes a parked worker for what is left.
  *
@@ -36,6 +36,7 @@ class WorkerWakeCascadeTest {
             new QuotaLedger(new int[] {64, 64}),
             new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
     private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
+    private final IdleWorkers workers = pool.idleWorkers();
     private final DefaultComponent component =
             new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
     private final AtomicReference<Parker> parkedWorker = new AtomicReference<>();
@@ -58,21 +59,21 @@ class WorkerWakeCascadeTest {
     void producersLeaveTheirWakeUpToASpinner_whichWakesAParkedWorkerForWhatIsLeft() {
         startParkedWorker();
 
-        pool.startSpinning(); // this thread now spins, as a worker that has just found nothing
+        workers.startSpinning(); // this thread now spins, as a worker that has just found nothing
         submit(1);
         submit(2);
         assertThat(parkedWorker.get().parked.get())
                 .as("a producer that saw a spinning worker unparked nobody").isTrue();
 
-        pool.stopSpinning(); // the spin saw work
+        workers.stopSpinning(); // the spin saw work
         ReadyEntry taken = (ReadyEntry) scheduler.select();
         assertThat(taken.object).isNotNull();
-        pool.tookWorkAfterIdle();
+        workers.tookWorkAfterIdle();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
         assertThat(takenByParkedWorker.get().object).isNotSameAs(taken.object);
-        assertThat(pool.idle()).isZero();
-        assertThat(pool.spinning()).isZero();
+        assertThat(workers.idle()).isZero();
+        assertThat(workers.spinning()).isZero();
     }
 
     @Test
@@ -82,36 +83,36 @@ class WorkerWakeCascadeTest {
         submit(1);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
-        assertThat(pool.idle()).isZero();
+        assertThat(workers.idle()).isZero();
     }
 
     @Test
     void aSpinnerThatTookTheOnlyEntry_wakesNobody() {
         startParkedWorker();
 
-        pool.startSpinning();
+        workers.startSpinning();
         submit(1);
-        pool.stopSpinning();
+        workers.stopSpinning();
         assertThat(scheduler.select()).isInstanceOf(ReadyEntry.class);
-        pool.tookWorkAfterIdle();
+        workers.tookWorkAfterIdle();
 
         assertThat(parkedWorker.get().parked.get()).as("nothing left, so no wake-up").isTrue();
-        assertThat(pool.idle()).isEqualTo(1);
+        assertThat(workers.idle()).isEqualTo(1);
     }
 
     @Test
     void spinForWork_returnsAtOnceWhenWorkIsReady_andCountsItselfOnlyWhileSpinning() {
-        assertThat(pool.spinForWork(1_000)).as("nothing ready: spun out").isFalse();
+        assertThat(workers.spinForWork(1_000)).as("nothing ready: spun out").isFalse();
         submit(1);
-        assertThat(pool.spinForWork(Integer.MAX_VALUE)).as("work ready").isTrue();
-        assertThat(pool.spinning()).isZero();
+        assertThat(workers.spinForWork(Integer.MAX_VALUE)).as("work ready").isTrue();
+        assertThat(workers.spinning()).isZero();
     }
 
     @Test
     void aYieldingWorkerIsNeitherIdleNorSpinning_andSeesWorkPushedWhileItYields() throws Exception {
         CompletableFuture<Boolean> sawWork = startYieldingWorker();
-        assertThat(pool.idle()).as("idle").isZero();
-        assertThat(pool.spinning()).as("spinning").isZero();
+        assertThat(workers.idle()).as("idle").isZero();
+        assertThat(workers.spinning()).as("spinning").isZero();
 
         submit(1);
 
@@ -133,9 +134,9 @@ class WorkerWakeCascadeTest {
 
     @Test
     void yieldForWork_withNothingReady_yieldsOutAndReportsNoWork() {
-        assertThat(pool.yieldForWork(1_000)).isFalse();
-        assertThat(pool.spinning()).isZero();
-        assertThat(pool.idle()).isZero();
+        assertThat(workers.yieldForWork(1_000)).isFalse();
+        assertThat(workers.spinning()).isZero();
+        assertThat(workers.idle()).isZero();
     }
 
     /**
@@ -148,7 +149,7 @@ class WorkerWakeCascadeTest {
         Thread yielding = new Thread(() -> {
             boolean saw = false;
             while (!saw && !done) {
-                saw = pool.yieldForWork(Integer.MAX_VALUE);
+                saw = workers.yieldForWork(Integer.MAX_VALUE);
             }
             sawWork.complete(saw);
         }, "yielding-worker");
@@ -165,23 +166,23 @@ class WorkerWakeCascadeTest {
         Thread parked = new Thread(() -> {
             WorkerParkingLincheckTest.StandIn me = new WorkerParkingLincheckTest.StandIn();
             parkedWorker.set(me);
-            pool.enlist(me);
+            workers.enlist(me);
             try {
                 while (!done) {
                     if (scheduler.select() instanceof ReadyEntry entry) {
                         takenByParkedWorker.set(entry);
                         return;
                     }
-                    pool.awaitWork(me, 0);
+                    workers.awaitWork(me, 0);
                 }
             } finally {
-                pool.delist(me);
+                workers.delist(me);
             }
         }, "parked-worker");
         parked.setDaemon(true);
         standIns.add(parked);
         parked.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> pool.idle() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> workers.idle() == 1);
     }
 
     /** What a submit to a fresh key does: the object goes READY, its entry is pushed, a worker signalled. */
@@ -192,6 +193,6 @@ class WorkerWakeCascadeTest {
         ReadyEntry entry = (ReadyEntry) object.enqueue(node);
         assertThat(entry.object).isSameAs(object);
         scheduler.push(entry); // signalWork() is a no-op on the step-mode backplane
-        pool.signal(); // what signalWork() does on a threaded backplane
+        workers.signal(); // what signalWork() does on a threaded backplane
     }
 }
