@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * docs/benchmarks.md calls the fast mode and about 420 ns in the slow mode (the host places the
  * two vCPUs far apart), which is what every hand-off between a producer and a worker pays. W1 and
  * W2 print it at the start of each trial, so that a fork's score can be read next to the mode it
- * ran in; {@code run-results.sh} logs it before each workload. Run it alone with {@code java -cp
+ * ran in (measured before the warm-up: the host may move a vCPU later in the fork, so it tells the
+ * mode at the start); {@code run-results.sh} logs it before each workload. Run it alone with {@code java -cp
  * backplane-benchmarks/target/benchmarks.jar io.appbackplane.benchmarks.CoreToCore}.
  */
 public final class CoreToCore {
@@ -28,6 +29,9 @@ public final class CoreToCore {
 
     /** One line for a log: the median round trip over {@code rounds} rounds of 100 ms, and each round's. */
     static String describe(int rounds) throws InterruptedException {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            return "core-to-core round trip: n/a (one processor: each hand-off would wait for a time slice)";
+        }
         double[] nanos = new double[rounds];
         for (int i = 0; i < rounds; i++) {
             nanos[i] = roundTripNanos(ROUND);

@@ -78,6 +78,11 @@ final class BackplaneCounters {
         }
     }
 
+    /** Whether an {@link io.appbackplane.ActionObserver} is told of every action (user code after the action's end). */
+    boolean hasObserver() {
+        return observer != null;
+    }
+
     /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
     void countRejection(Reason reason) {
         rejections[reason.ordinal()].increment();

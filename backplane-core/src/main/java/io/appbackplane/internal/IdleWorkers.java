@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The worker side is {@link #lookBeforeParking} ({@link #spinForWork}, {@link #yieldForWork}),
  * {@link #awaitWork} and {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
  * worker is one), so that {@code WorkerParkingLincheckTest} can run the real protocol with Lincheck
- * threads standing in for workers ({@link #enlist}/{@link #delist})..
+ * threads standing in for workers ({@link #enlist}/{@link #delist}).
  */
 final class IdleWorkers {
 

@@ -45,10 +45,12 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     long lastActionEnd;
     /**
      * Whether this worker went straight on from {@link #lastActionEnd} to the action about to run:
-     * no park, spin or yield since, only its own scheduling (its turn's future completions move
-     * {@code lastActionEnd} past themselves). The action's start is then {@code lastActionEnd}
-     * rather than a clock read (see {@link #actionStart}). Always false in the step driver, whose
-     * steps a test may separate by advancing the clock.
+     * no park, spin, yield or throttled wait since, and no user code (a tracer, an observer, a
+     * listener, a reply's listener: {@code Scheduler.runAction} clears it when one ran; its turn's
+     * future completions move {@code lastActionEnd} past themselves), only its own scheduling. The
+     * action's start is then {@code lastActionEnd} rather than a clock read (see {@link
+     * #actionStart}). Always false in the step driver, whose steps a test may separate by advancing
+     * the clock.
      */
     boolean straightOn;
 
@@ -78,9 +80,10 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     /**
      * Where the action of {@code node} starts, on the backplane's clock. Straight on from the
      * previous action ({@link #straightOn}), that is where the previous one ended, or where this
-     * one was queued if later: the worker's scheduling in between (taking the object, a few hundred
-     * nanoseconds) counts as this action's run time, which saves a clock read per action (W1 and
-     * W2 {@code tiny}: +10 to +13 % tasks per second, docs/benchmarks.md). Otherwise the clock.
+     * one was queued if later: the worker's scheduling in between (ending the last turn, which may
+     * wake another worker, and taking this object; usually well under a microsecond) counts as this
+     * action's run time, which saves a clock read per action (docs/benchmarks.md, "Fewer clock
+     * reads"). Otherwise the clock.
      */
     long actionStart(ActionNode node, BackplaneClock clock) {
         return straightOn ? Math.max(lastActionEnd, node.enqueuedAt) : clock.nanoTime();

@@ -246,6 +246,7 @@ final class Scheduler {
         context.begin(object, node);
         ActionTracer tracer = backplane.tracer;
         if (tracer != null) { // the queue wait ends here, also for a cancelled request (its trace ends below)
+            context.straightOn = false; // the tracer's code is not the action's: start after it, at a clock read
             node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
         }
         if (request.future != null && request.future.isCancelled()) {
@@ -273,6 +274,7 @@ final class Scheduler {
         }
         long end = clock.nanoTime();
         context.actionEnded(end);
+        start = Math.min(start, end); // a queueing time read on another thread by a clock not monotonic across threads
         long runTime = end - start;
         context.cpuMeter.actionRan(start, end);
         counters.actionRan(object.component, node, start - node.enqueuedAt, runTime);
@@ -300,6 +302,11 @@ final class Scheduler {
             }
         } else {
             request.complete(result, context.completions); // completed after the turn: completeFutures
+        }
+        if (failure != null || reply != null || runTime > slowActionNanos || counters.hasObserver()) {
+            // User code ran after `end` (an observer, a slow-action or unobserved-failure listener, a
+            // reply's listener): the next action starts at a clock read, not charged with its time.
+            context.straightOn = false;
         }
     }
 

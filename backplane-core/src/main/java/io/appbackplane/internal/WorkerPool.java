@@ -209,6 +209,7 @@ final class WorkerPool {
                             // Actions' own failures never get here (rule 15); this is a scheduler or
                             // hook defect. Keep the worker alive rather than lose a thread per defect.
                             LOG.log(System.Logger.Level.ERROR, "backplane worker survived an unexpected failure", e);
+                            justRan = false; // the log took time: the next action starts at a clock read
                         } finally {
                             BUSY.setRelease(this, false);
                         }
@@ -225,7 +226,7 @@ final class WorkerPool {
                 }
                 if (retired && !stopping) {
                     // A surplus worker may retire right after a spin that saw work a producer left to it
-                    // (see the class comment): pass the wake-up on, as a worker that took the work would.
+                    // (see IdleWorkers' class comment): pass the wake-up on, as a worker that took the work would.
                     idleWorkers.tookWorkAfterIdle();
                 }
                 if (stopping && remaining == 0) {

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
  * Where an action starts ({@link RunContext#actionStart}): a worker that goes straight on from an
  * action to the next starts the next where the last one ended (its scheduling in between counts as
  * the next action's run time, and no clock is read), but never before the next one was queued;
- * after anything else (and always in the step driver) the start is a clock read. Driven on this
- * thread with a worker's context and a manual clock, which moves only where a test says: between
- * two actions it stands for the worker's scheduling work.
+ * after anything else (user code such as an observer, a park, and always in the step driver) the
+ * start is a clock read. Driven with a worker's context and a manual clock, which moves only where
+ * a test says: between two actions it stands for the worker's scheduling work. All but the last
+ * test run the worker's turns on this thread; the last runs a real worker.
  */
 class WorkerActionStartTest {
 
@@ -101,6 +102,29 @@ class WorkerActionStartTest {
     }
 
     @Test
+    void afterAnObserverTheNextActionStartsAtAClockRead() {
+        backplane.close();
+        backplane = (DefaultBackplane) Backplane.builder("test")
+                .policy(BackplanePolicy.builder().priorities(2).build())
+                .clock(clock)
+                .stepMode()
+                .actionObserver((component, priority, queueNanos, runNanos) -> clock.advance(Duration.ofMillis(7)))
+                .build();
+        worker = new RunContext(backplane, true);
+        BackplaneComponent first = backplane.install(ComponentSpec.named("first"));
+        BackplaneComponent second = backplane.install(ComponentSpec.named("second"));
+        first.execute("a", 1, ctx -> null);
+        second.execute("b", 1, ctx -> null);
+
+        runTurnOfNext(); // "a" ends at 0, then its observer takes 7 ms
+        assertThat(worker.straightOn).as("user code ran after the action's end").isFalse();
+        runTurnOfNext();
+
+        assertThat(second.statistics().counts().totalRunTime()).as("the observer's time is not b's").isEqualTo(Duration.ZERO);
+        assertThat(second.statistics().counts().totalQueueTime()).isEqualTo(Duration.ofMillis(7));
+    }
+
+    @Test
     void theStepDriversActionsAlwaysStartAtAClockRead() {
         RunContext stepper = new RunContext(backplane, false);
         BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
@@ -121,7 +145,7 @@ class WorkerActionStartTest {
      */
     @Test
     void aRealWorkerBackFromAThrottledParkStartsAtAClockRead() throws Exception {
-        Backplane threaded = Backplane.builder("threaded")
+        Backplane threaded = Backplane.builder("action-start-threaded")
                 .policy(BackplanePolicy.builder().priorities(2).threads(1).cpuLimit(0.5).cpuBudgetSlices(1).build())
                 .clock(clock)
                 .build();
@@ -136,7 +160,7 @@ class WorkerActionStartTest {
             CompletableFuture<Void> b = app.submit("b", 1, ctx -> null); // queued at 0
             bQueued.countDown();
             a.get(10, TimeUnit.SECONDS);
-            Thread worker = workerThread("threaded");
+            Thread worker = workerThread("action-start-threaded");
             await().atMost(Duration.ofSeconds(10)).until(() -> worker.getState() == Thread.State.TIMED_WAITING
                     && Arrays.stream(worker.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals("awaitWork")));
             assertThat(b).as("throttled until the next period").isNotDone();
@@ -145,7 +169,7 @@ class WorkerActionStartTest {
             b.get(10, TimeUnit.SECONDS);
 
             ActionCounts counts = app.statistics().counts();
-            assertThat(counts.maxRunTime()).as("b ran in no time of its own").isEqualTo(Duration.ofMillis(500));
+            assertThat(counts.maxRunTime()).as("a's run time").isEqualTo(Duration.ofMillis(500));
             assertThat(counts.totalRunTime()).as("a's 500 ms only: the throttled wait is not b's").isEqualTo(Duration.ofMillis(500));
             assertThat(counts.maxQueueTime()).as("b waited from 0 to the tick").isEqualTo(Duration.ofSeconds(1));
         } finally {

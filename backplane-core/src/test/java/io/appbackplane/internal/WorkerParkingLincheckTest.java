@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * processors), which only yields before it parks. Submitters do what a submit does: make an object
  * READY, push its entry, then signal ({@link Scheduler#push} pushes and calls {@code
  * backplane.signalWork()}, which is {@code workers.signal()}; the shared backplane is in step mode,
- * so the harness calls the pool's {@code signal} itself, right after the push, in the same order).
+ * so the harness calls {@code IdleWorkers.signal} itself, right after the push, in the same order).
  *
  * <p>A real worker would park forever when nothing is ever submitted again; that is no bug, but a
  * hang all the same. So a stand-in waits only for work it is owed: each submit counts itself
