@@ -24,13 +24,16 @@ mkdir -p "$raw/zgc" "$out/zgc"
 rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/*.txt "$raw"/zgc/*
 cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
 
-# The machine's mode before each workload (docs/benchmarks.md, "This machine's modes"), one line each.
-modes="$raw/core-to-core.txt"
+# The machine's mode before each workload (docs/benchmarks.md, Method), one line each.
+log_mode() {
+  echo "$(date -u +%FT%TZ) before $1: $("$java" -cp "$jar" io.appbackplane.benchmarks.CoreToCore)" >> "$raw/core-to-core.txt"
+}
+
 bench() {
   local name="$1"
   shift
   echo "== $name: $*" >&2
-  echo "$(date -u +%FT%TZ) before $name: $("$java" -cp "$jar" io.appbackplane.benchmarks.CoreToCore)" >> "$modes"
+  log_mode "$name"
   "$java" -jar "$jar" "$@" -rf json -rff "$raw/$name.json"
 }
 
@@ -42,7 +45,7 @@ bench w3 W3UrgentLatency "${common[@]}"
 # (-Xlog:gc shows 2-8 ms on 2 cores) sets every peer's worst urgent latency; a service with a 1 ms
 # latency target would run a low-pause collector. Same peers and options, its own files.
 echo "== w3 with ZGC" >&2
-echo "$(date -u +%FT%TZ) before w3-zgc: $("$java" -cp "$jar" io.appbackplane.benchmarks.CoreToCore)" >> "$modes"
+log_mode w3-zgc
 "$java" -Dbench.latencyFile="$raw/zgc/w3-latency.jsonl" -jar "$jar" W3UrgentLatency "${common[@]}" \
   -jvmArgsAppend "-Xms2g -Xmx2g -XX:+UseZGC" -rf json -rff "$raw/zgc/w3.json"
 bench w4 W4MemoryPerConversation -f 3

@@ -3,6 +3,7 @@ package io.appbackplane.benchmarks;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,6 +26,11 @@ public final class CoreToCore {
 
     public static void main(String[] args) throws InterruptedException {
         System.out.println(describe(ROUNDS));
+    }
+
+    /** Prints the round trip on a line of its own at the start of a W1 or W2 trial (the fork's mode). */
+    static void printAtTrialStart() throws InterruptedException {
+        System.out.printf("%n%s%n", describe(3));
     }
 
     /** One line for a log: the median round trip over {@code rounds} rounds of 100 ms, and each round's. */
@@ -52,18 +58,16 @@ public final class CoreToCore {
      */
     static double roundTripNanos(Duration duration) throws InterruptedException {
         AtomicLong turn = new AtomicLong(); // even: this thread's turn; odd: the echo's
-        AtomicLong stop = new AtomicLong(Long.MAX_VALUE); // the last even value the echo answers
+        AtomicBoolean done = new AtomicBoolean();
         Thread echo = new Thread(() -> {
-            long next = 1;
-            while (next < stop.get()) {
+            for (long next = 1; ; next += 2) {
                 while (turn.get() != next) {
-                    if (next >= stop.get()) {
+                    if (done.get()) {
                         return;
                     }
                     Thread.onSpinWait();
                 }
                 turn.set(next + 1);
-                next += 2;
             }
         }, "core-to-core-echo");
         echo.setDaemon(true);
@@ -84,7 +88,7 @@ public final class CoreToCore {
             }
         }
         long elapsed = System.nanoTime() - start;
-        stop.set(0); // the echo leaves at its next look
+        done.set(true); // the echo leaves at its next look
         echo.join(Duration.ofSeconds(10).toMillis());
         return (double) elapsed / trips;
     }

@@ -53,7 +53,7 @@ public class W1UnorderedThroughput {
     @Setup(Level.Trial)
     public void start() throws InterruptedException {
         tokens = Work.tokens(work);
-        System.out.printf("%n%s%n", CoreToCore.describe(3)); // the machine's mode for this fork (see CoreToCore), on a line of its own
+        CoreToCore.printAtTrialStart(); // the machine's mode for this fork
         executor = Peers.create(peer, workers, Workloads.KEYS);
     }
 

@@ -46,7 +46,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     /**
      * Whether this worker went straight on from {@link #lastActionEnd} to the action about to run:
      * no park, spin, yield or throttled wait since, and no user code (a tracer, an observer, a
-     * listener, a reply's listener: {@code Scheduler.runAction} clears it when one ran; its turn's
+     * listener, a reply's listener: {@link #userCodeRan} clears it; its turn's
      * future completions move {@code lastActionEnd} past themselves), only its own scheduling. The
      * action's start is then {@code lastActionEnd} rather than a clock read (see {@link
      * #actionStart}). Always false in the step driver, whose steps a test may separate by advancing
@@ -93,6 +93,15 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     void actionEnded(long end) {
         lastActionEnd = end;
         straightOn = worker;
+    }
+
+    /**
+     * User code ran on this thread since {@link #lastActionEnd} (a tracer, an observer, a listener,
+     * a reply's listener): the next action starts at a clock read, so that its run time holds none
+     * of that code's time.
+     */
+    void userCodeRan() {
+        straightOn = false;
     }
 
     /** A turn of the object taken at {@code priority} begins. */

@@ -246,7 +246,7 @@ final class Scheduler {
         context.begin(object, node);
         ActionTracer tracer = backplane.tracer;
         if (tracer != null) { // the queue wait ends here, also for a cancelled request (its trace ends below)
-            context.straightOn = false; // the tracer's code is not the action's: start after it, at a clock read
+            context.userCodeRan(); // the tracer's, before the start: not the action's time
             node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
         }
         if (request.future != null && request.future.isCancelled()) {
@@ -278,8 +278,12 @@ final class Scheduler {
         long runTime = end - start;
         context.cpuMeter.actionRan(start, end);
         counters.actionRan(object.component, node, start - node.enqueuedAt, runTime);
+        if (counters.hasObserver()) {
+            context.userCodeRan(); // the observer's, after the end
+        }
         if (runTime > slowActionNanos) {
             slowAction(object, node, runTime);
+            context.userCodeRan(); // the slow-action listeners'
         }
         PendingReply reply = context.takeReply();
         ActionNode continuation = context.takeContinuation();
@@ -303,10 +307,8 @@ final class Scheduler {
         } else {
             request.complete(result, context.completions); // completed after the turn: completeFutures
         }
-        if (failure != null || reply != null || runTime > slowActionNanos || counters.hasObserver()) {
-            // User code ran after `end` (an observer, a slow-action or unobserved-failure listener, a
-            // reply's listener): the next action starts at a clock read, not charged with its time.
-            context.straightOn = false;
+        if (failure != null || reply != null) {
+            context.userCodeRan(); // an unobserved-failure listener's, or the reply's listener's
         }
     }
 

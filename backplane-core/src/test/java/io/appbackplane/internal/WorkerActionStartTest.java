@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,10 +36,15 @@ class WorkerActionStartTest {
 
     @BeforeEach
     void start() {
-        backplane = (DefaultBackplane) Backplane.builder("test")
-                .policy(BackplanePolicy.builder().priorities(2).build())
-                .clock(clock)
-                .stepMode()
+        start(builder -> builder);
+    }
+
+    /** A step-mode backplane on the manual clock, {@code extra} added to its builder, and a worker's context. */
+    private void start(UnaryOperator<Backplane.Builder> extra) {
+        backplane = (DefaultBackplane) extra.apply(Backplane.builder("test")
+                        .policy(BackplanePolicy.builder().priorities(2).build())
+                        .clock(clock)
+                        .stepMode())
                 .build();
         worker = new RunContext(backplane, true);
     }
@@ -104,13 +110,7 @@ class WorkerActionStartTest {
     @Test
     void afterAnObserverTheNextActionStartsAtAClockRead() {
         backplane.close();
-        backplane = (DefaultBackplane) Backplane.builder("test")
-                .policy(BackplanePolicy.builder().priorities(2).build())
-                .clock(clock)
-                .stepMode()
-                .actionObserver((component, priority, queueNanos, runNanos) -> clock.advance(Duration.ofMillis(7)))
-                .build();
-        worker = new RunContext(backplane, true);
+        start(builder -> builder.actionObserver((component, priority, queueNanos, runNanos) -> clock.advance(Duration.ofMillis(7))));
         BackplaneComponent first = backplane.install(ComponentSpec.named("first"));
         BackplaneComponent second = backplane.install(ComponentSpec.named("second"));
         first.execute("a", 1, ctx -> null);
