@@ -1,5 +1,6 @@
 package io.appbackplane;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -18,6 +19,10 @@ public final class ComponentSpec {
 
     /** The default outstanding-request limit of a component. */
     public static final int DEFAULT_OPERATION_LIMIT = 100_000;
+    /** How long a keyed object stays idle before it is released, by default (see {@link #withIdleObjectRetention}). */
+    public static final Duration DEFAULT_IDLE_OBJECT_RETENTION = Duration.ofMillis(100);
+    /** The longest idle-object retention allowed. */
+    public static final Duration MAX_IDLE_OBJECT_RETENTION = Duration.ofHours(1);
 
     private final String name;
     private final int operationLimit;
@@ -26,15 +31,17 @@ public final class ComponentSpec {
     private final MakeRoom makeRoom;
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
+    private final Duration idleObjectRetention;
 
     private ComponentSpec(String name, int operationLimit, double admissionReserve, MakeRoom makeRoom,
-            Set<String> dependencies, Map<ComponentState, List<StateHook>> hooks) {
+            Set<String> dependencies, Map<ComponentState, List<StateHook>> hooks, Duration idleObjectRetention) {
         this.name = name;
         this.operationLimit = operationLimit;
         this.admissionReserve = admissionReserve;
         this.makeRoom = makeRoom;
         this.dependencies = dependencies;
         this.hooks = hooks;
+        this.idleObjectRetention = idleObjectRetention;
     }
 
     /** A spec for a component named {@code name} with default settings. */
@@ -43,7 +50,7 @@ public final class ComponentSpec {
         if (name.isBlank()) {
             throw new IllegalArgumentException("component name is blank; allowed: a non-blank name");
         }
-        return new ComponentSpec(name, DEFAULT_OPERATION_LIMIT, Double.NaN, MakeRoom.NEVER, Set.of(), Map.of());
+        return new ComponentSpec(name, DEFAULT_OPERATION_LIMIT, Double.NaN, MakeRoom.NEVER, Set.of(), Map.of(), DEFAULT_IDLE_OBJECT_RETENTION);
     }
 
     /** The same spec with an outstanding-request limit of {@code limit} (1..{@value Integer#MAX_VALUE}). */
@@ -52,7 +59,7 @@ public final class ComponentSpec {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        return new ComponentSpec(name, limit, admissionReserve, makeRoom, dependencies, hooks);
+        return new ComponentSpec(name, limit, admissionReserve, makeRoom, dependencies, hooks, idleObjectRetention);
     }
 
     /**
@@ -65,7 +72,26 @@ public final class ComponentSpec {
      */
     public ComponentSpec withAdmissionReserve(double reserve) {
         BackplanePolicy.checkAdmissionReserve("admission-reserve for component '" + name + "'", reserve);
-        return new ComponentSpec(name, operationLimit, reserve, makeRoom, dependencies, hooks);
+        return new ComponentSpec(name, operationLimit, reserve, makeRoom, dependencies, hooks, idleObjectRetention);
+    }
+
+    /**
+     * The same spec with another idle-object retention (DESIGN rule 16): how long a keyed object
+     * that is idle (nothing queued or running, not waiting for a reply) and unpinned is kept for
+     * its key's next request before it is released. It is released once it has been idle for
+     * between one and two retentions; a request for its key meanwhile uses it again, without
+     * creating an object. {@link Duration#ZERO} releases each object as soon as it is idle. The
+     * longer the retention, the more idle objects stay in memory (about 100 bytes each, besides the
+     * key): at most the keys used within two retentions. Default {@link
+     * #DEFAULT_IDLE_OBJECT_RETENTION}; allowed 0 to {@link #MAX_IDLE_OBJECT_RETENTION}.
+     */
+    public ComponentSpec withIdleObjectRetention(Duration retention) {
+        Objects.requireNonNull(retention, "idle-object-retention must not be null");
+        if (retention.isNegative() || retention.compareTo(MAX_IDLE_OBJECT_RETENTION) > 0) {
+            throw new IllegalArgumentException("idle-object-retention = " + retention + " for component '" + name
+                    + "' is invalid; allowed: 0 to " + MAX_IDLE_OBJECT_RETENTION + " (PT0S releases idle objects at once)");
+        }
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, retention);
     }
 
     /**
@@ -74,7 +100,7 @@ public final class ComponentSpec {
      */
     public ComponentSpec withMakeRoom(MakeRoom makeRoom) {
         return new ComponentSpec(name, operationLimit, admissionReserve, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
-                dependencies, hooks);
+                dependencies, hooks, idleObjectRetention);
     }
 
     /**
@@ -92,7 +118,7 @@ public final class ComponentSpec {
             }
             all.add(dependency);
         }
-        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, Collections.unmodifiableSet(all), hooks);
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, Collections.unmodifiableSet(all), hooks, idleObjectRetention);
     }
 
     /** The same spec running {@code hook} (after the hooks added before) on entering {@code state}. */
@@ -108,7 +134,7 @@ public final class ComponentSpec {
         List<StateHook> forState = new ArrayList<>(all.getOrDefault(state, List.of()));
         forState.add(hook);
         all.put(state, List.copyOf(forState));
-        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, Collections.unmodifiableMap(all));
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, Collections.unmodifiableMap(all), idleObjectRetention);
     }
 
     /** The names of the components this one depends on. */
@@ -136,6 +162,11 @@ public final class ComponentSpec {
 
     public MakeRoom makeRoom() {
         return makeRoom;
+    }
+
+    /** How long an idle keyed object is kept before it is released ({@link #withIdleObjectRetention}). */
+    public Duration idleObjectRetention() {
+        return idleObjectRetention;
     }
 
     /**
@@ -167,6 +198,7 @@ public final class ComponentSpec {
     @Override
     public String toString() {
         return "ComponentSpec{" + name + ", operationLimit=" + operationLimit
-                + (Double.isNaN(admissionReserve) ? "" : ", admissionReserve=" + admissionReserve) + "}";
+                + (Double.isNaN(admissionReserve) ? "" : ", admissionReserve=" + admissionReserve)
+                + ", idleObjectRetention=" + idleObjectRetention + "}";
     }
 }

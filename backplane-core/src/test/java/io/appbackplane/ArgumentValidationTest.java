@@ -195,6 +195,7 @@ class ArgumentValidationTest {
                 .hasMessageContaining("'session-1'")
                 .hasMessageContaining("component.object(key)");
         assertThat(app.statistics().counts().submitted()).isEqualTo(1);
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
         // The key itself is still usable.
         ObjectHandle again = app.object("session-1");
@@ -204,6 +205,7 @@ class ArgumentValidationTest {
         assertThat(after.join()).isEqualTo("again");
         again.close();
         assertThat(again.isReleased()).isTrue();
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
     }
 
@@ -291,6 +293,7 @@ class ArgumentValidationTest {
                 .hasMessageContaining("must return that call's value");
         // None of the three objects is left waiting for a reply nobody will deliver.
         assertThat(backplane.statistics().waitingObjects()).isZero();
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
         assertThat(backplane.isIdle()).isTrue();
     }

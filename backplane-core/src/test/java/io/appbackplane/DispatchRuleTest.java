@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 /** Rule 10 (dispatch in the caller's thread, digester objects) and rule 12 (load-balanced pools). */
 class DispatchRuleTest {
 
+    private final ManualClock clock = new ManualClock();
     private final Backplane backplane = Backplane.builder("dispatch")
             .policy(BackplanePolicy.builder().priorities(4).build())
-            .clock(new ManualClock())
+            .clock(clock)
             .stepMode()
             .build();
     private final BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
@@ -101,6 +102,7 @@ class DispatchRuleTest {
 
         pool.release();
 
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
         assertThatThrownBy(() -> pool.submit(1, ctx -> null)).isInstanceOf(ObjectReleasedException.class);
         assertThat(app.pool("p", 3).size()).isEqualTo(3);

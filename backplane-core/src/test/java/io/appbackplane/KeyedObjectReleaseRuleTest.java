@@ -2,15 +2,23 @@ package io.appbackplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Rule 16: keyed objects come and go with their work, so millions of keys do not leak. */
+/**
+ * Rule 16: keyed objects come and go with their work, so millions of keys do not leak. With the
+ * default idle-object retention an idle object is kept for its key's next request and released
+ * once it has been idle for between one and two retentions; with a retention of zero, as soon as
+ * it is idle.
+ */
 class KeyedObjectReleaseRuleTest {
 
     private static final int KEYS = 1_000_000;
     private static final int BATCH = 10_000;
+    private static final Duration RETENTION = ComponentSpec.DEFAULT_IDLE_OBJECT_RETENTION;
+    private static final Duration NANO = Duration.ofNanos(1);
 
     private final ManualClock clock = new ManualClock();
     private Backplane backplane;
@@ -23,10 +31,140 @@ class KeyedObjectReleaseRuleTest {
         }
     }
 
+    /** A component whose idle objects are released at once (a retention of zero). */
     private void start() {
-        backplane = Backplane.builder("test").clock(clock).stepMode().build();
-        app = backplane.install(ComponentSpec.named("app"));
+        start(Duration.ZERO);
     }
+
+    private void start(Duration retention) {
+        backplane = Backplane.builder("test").clock(clock).stepMode().build();
+        app = backplane.install(ComponentSpec.named("app").withIdleObjectRetention(retention));
+    }
+
+    private void run(Object key) {
+        app.execute(key, 1, ctx -> null);
+        assertThat(backplane.stepper().runUntilIdle()).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- the default retention
+
+    @Test
+    void rule16_anIdleObjectIsReleasedOnceIdleForTwoRetentions_whenItWentIdleWithNoSweepPending() {
+        start(RETENTION);
+        run("k"); // idle at t = 0: listed, the sweep scheduled for t = R
+
+        clock.advance(RETENTION.multipliedBy(2).minus(NANO)); // the sweep at R marked it
+        assertThat(app.objectCount()).isEqualTo(1);
+        clock.advance(NANO); // the sweep at 2R finds it still idle and marked
+        assertThat(app.objectCount()).isZero();
+        assertThat(app.statistics().objects()).isZero();
+    }
+
+    @Test
+    void rule16_anIdleObjectIsKeptForAtLeastOneRetention_evenWhenASweepComesRightAfterIt() {
+        start(RETENTION);
+        run("first"); // the sweep is scheduled for t = R
+        clock.advance(RETENTION.minus(NANO));
+        run("late"); // idle 1 ns before the sweep, which marks it
+
+        clock.advance(NANO); // t = R: "first" marked, "late" marked
+        clock.advance(RETENTION.minus(NANO));
+        assertThat(app.objectCount()).as("both kept until the sweep at 2R").isEqualTo(2);
+        clock.advance(NANO); // t = 2R: "late" has been idle for R + 1 ns
+        assertThat(app.objectCount()).isZero();
+    }
+
+    @Test
+    void rule16_aRequestWithinTheRetentionUsesTheKeptObjectAndStartsItsIdleTimeOver() {
+        start(RETENTION);
+        run("k");
+        clock.advance(RETENTION.multipliedBy(3).dividedBy(2)); // marked by the sweep at R
+        assertThat(app.objectCount()).isEqualTo(1);
+
+        run("k"); // at 1.5R: the same object, idle again; the use cleared the sweep's mark
+        assertThat(app.objectCount()).isEqualTo(1);
+        clock.advance(RETENTION.multipliedBy(3).dividedBy(2).minus(NANO)); // the sweep at 2R marks it again
+        assertThat(app.objectCount()).isEqualTo(1);
+        clock.advance(NANO); // the sweep at 3R releases it
+        assertThat(app.objectCount()).isZero();
+    }
+
+    @Test
+    void rule16_aMillionDistinctKeysWithTheRetentionLeaveNoObjectsBehind() {
+        start(RETENTION);
+        long[] ran = new long[1];
+        int maxAlive = 0;
+        for (int base = 0; base < KEYS; base += BATCH) {
+            for (int i = base; i < base + BATCH; i++) {
+                app.execute(i, 1 + (i & 3), ctx -> ++ran[0]);
+            }
+            assertThat(backplane.stepper().runUntilIdle()).isEqualTo(BATCH);
+            maxAlive = Math.max(maxAlive, app.objectCount());
+            clock.advance(RETENTION); // a batch per retention: each is released two sweeps after it ran
+        }
+        assertThat(maxAlive).as("the batches of the last two retentions at most").isLessThanOrEqualTo(3 * BATCH);
+        IdleObjectRetention.pass(clock);
+
+        assertThat(ran[0]).isEqualTo(KEYS);
+        assertThat(app.objectCount()).isZero();
+        assertThat(app.statistics().counts().completed()).isEqualTo(KEYS);
+        assertThat(backplane.isIdle()).isTrue();
+    }
+
+    @Test
+    void rule16_aPinnedObjectOutlivesAnyNumberOfSweeps_andIsReleasedOnceIdleAfterItsLastUnpin() {
+        start(RETENTION);
+        ObjectHandle handle = app.object("pinned");
+        CompletableFuture<String> viaHandle = handle.submit(1, ctx -> "via handle");
+        backplane.stepper().runUntilIdle();
+        assertThat(viaHandle.join()).isEqualTo("via handle");
+
+        clock.advance(RETENTION.multipliedBy(10));
+        assertThat(app.objectCount()).isEqualTo(1);
+
+        handle.release(); // idle and unpinned now: listed
+        clock.advance(RETENTION.multipliedBy(2).minus(NANO));
+        assertThat(app.objectCount()).isEqualTo(1);
+        clock.advance(NANO);
+        assertThat(app.objectCount()).isZero();
+    }
+
+    @Test
+    void rule16_anObjectWaitingForAReplyOutlivesAnyNumberOfSweeps_andIsReleasedOnceIdleAfterIt() {
+        start(RETENTION);
+        CompletableFuture<String> reply = new CompletableFuture<>();
+        CompletableFuture<String> waiter = app.submit("waiter", 1,
+                ctx -> ctx.awaitReply(reply, (c, value, failure) -> "got " + value));
+        backplane.stepper().runUntilIdle();
+        for (int i = 0; i < BATCH; i++) {
+            app.execute(i, 1, ctx -> "x"); // keys that come and go keep the sweep busy
+        }
+        backplane.stepper().runUntilIdle();
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(app.objectCount()).isEqualTo(1);
+        assertThat(app.statistics().waitingObjects()).isEqualTo(1);
+
+        reply.complete("pong");
+        backplane.stepper().runUntilIdle();
+        assertThat(waiter.join()).isEqualTo("got pong");
+        assertThat(app.objectCount()).isEqualTo(1); // idle now: kept for the retention
+        IdleObjectRetention.pass(clock);
+        assertThat(app.objectCount()).isZero();
+    }
+
+    @Test
+    void rule16_anObjectEmptiedByCancelQueuedIsReleasedOnceIdleForTheRetention() {
+        start(RETENTION);
+        CompletableFuture<String> queued = app.submit("k", 1, ctx -> "never");
+        assertThat(app.cancelQueued("k")).isEqualTo(1);
+        assertThat(queued).isCompletedExceptionally();
+        assertThat(app.objectCount()).isEqualTo(1);
+
+        IdleObjectRetention.pass(clock);
+        assertThat(app.objectCount()).isZero();
+    }
+
+    // ---------------------------------------------------------------- a retention of zero
 
     @Test
     void rule16_aMillionDistinctKeysLeaveNoObjectsBehindAndNeverMoreThanABatchAlive() {
@@ -55,7 +193,7 @@ class KeyedObjectReleaseRuleTest {
     }
 
     @Test
-    void rule16_anObjectIsReleasedAsSoonAsItsLastActionRuns() {
+    void rule16_withRetentionZero_anObjectIsReleasedAsSoonAsItsLastActionRuns() {
         start();
         app.submit("k", 1, ctx -> "1");
         app.submit("k", 1, ctx -> "2");

@@ -43,7 +43,8 @@ class LateTickTest {
                 .cpuBudgetSlices(1)
                 .build();
         backplane = Backplane.builder("late-tick").policy(policy).clock(now::get).build();
-        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        // Idle objects released at once: the idle sweep's timer would wake the timer thread early.
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withIdleObjectRetention(Duration.ZERO));
         // The timer thread must have read the clock and gone to wait for the first tick before the
         // clock moves; a thread that starts late would see the tick overdue and fire it at once.
         await().atMost(WAIT).until(() -> timerThreadState() == Thread.State.TIMED_WAITING);

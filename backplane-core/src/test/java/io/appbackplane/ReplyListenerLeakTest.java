@@ -70,6 +70,7 @@ class ReplyListenerLeakTest {
         assertThat(backplane.stepper().runNext().kind()).isEqualTo(Kind.RAN);
         assertThat(request.get()).isEqualTo("timed out");
         assertThat(seen).singleElement().isInstanceOf(ReplyTimeoutException.class);
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
         return new Watched(new WeakReference<>(key), new WeakReference<>(handler), new WeakReference<>(request));
     }

@@ -328,6 +328,7 @@ class ReplyRuleTest {
         reply.complete("pong");
         assertThat(app.objectCount()).isEqualTo(1);
         step();
+        IdleObjectRetention.pass(clock);
         assertThat(app.objectCount()).isZero();
         assertThat(backplane.statistics().waitingObjects()).isZero();
         assertThat(backplane.isIdle()).isTrue();

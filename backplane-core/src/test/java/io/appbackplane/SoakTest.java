@@ -170,6 +170,8 @@ class SoakTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> pending.sum() == 0);
             assertThat(unexpected).as("failures other than the planned ones and reply timeouts").isEmpty();
             await().atMost(Duration.ofSeconds(30)).until(backplane::isIdle);
+            // Rule 16: the idle objects go once the idle sweep has found them idle twice.
+            await().atMost(Duration.ofSeconds(30)).until(() -> app.objectCount() == 0);
             BackplaneStatistics stats = backplane.statistics();
             ComponentStatistics component = stats.components().get(1);
             System.out.printf("soak %s: accepted=%d rejected=%d completed=%d failed=%d (planned %d, reply timeouts %d)"

@@ -95,7 +95,7 @@ class StatisticsRuleTest {
         assertThat(other.statistics().waitingObjects()).isEqualTo(1);
         assertThat(other.statistics().objects()).isEqualTo(1);
         assertThat(app.statistics().waitingObjects()).isZero();
-        assertThat(app.statistics().objects()).isZero();
+        assertThat(app.statistics().objects()).isEqualTo(1); // idle, kept for the idle-object retention
         assertBalanced(waiting);
 
         clock.advance(ms(7)); // t = 42 ms
@@ -130,8 +130,8 @@ class StatisticsRuleTest {
         assertThat(done.totals()).isEqualTo(new ActionCounts(4, 1, 2, 1, 4, 1, ms(56), ms(35), ms(33), ms(20)));
         // The backplane's own component ("stats") comes first; it ran nothing here.
         assertThat(done.components()).extracting(ComponentStatistics::name).containsExactly("stats", "app", "other");
-        assertThat(done.components().get(2)).isEqualTo(new ComponentStatistics(
-                "other", 0, 1, 0, 0, otherCounts, ComponentState.START, java.util.List.of(), java.util.List.of()));
+        assertThat(done.components().get(2)).isEqualTo(new ComponentStatistics( // one object, idle, kept for the retention
+                "other", 0, 1, 1, 0, otherCounts, ComponentState.START, java.util.List.of(), java.util.List.of()));
 
         assertThat(slowActions).singleElement().isEqualTo(
                 new BackplaneListener.SlowAction("stats", "app", "a", 1, ms(20), ms(15)));

@@ -64,7 +64,7 @@ final class DefaultComponent implements BackplaneComponent {
         this.backplaneCounters = backplane.counters;
         this.name = spec.name();
         this.ready = ready;
-        this.keyedObjects = new KeyedObjects(this);
+        this.keyedObjects = new KeyedObjects(this, spec.idleObjectRetention());
         this.admission = new ComponentAdmission(this, backplane, spec, counters);
         this.timers = new ComponentTimers(this, backplane);
         this.module = new ModuleState(this, spec.dependencies(), spec.hooks());
@@ -239,9 +239,14 @@ final class DefaultComponent implements BackplaneComponent {
 
     // ---------------------------------------------------------------- objects (KeyedObjects)
 
-    /** Keyed objects are released when idle (rule 16). */
-    boolean releasesIdleObjects() {
-        return true;
+    /** Keyed objects are released as soon as they are idle (rule 16 with a retention of zero), not by a sweep. */
+    boolean releasesIdleObjectsAtOnce() {
+        return keyedObjects.releasesAtOnce();
+    }
+
+    /** Acts on an object's {@link AfterAction}: removes it if RELEASED, lists it for the idle sweep if LIST_IDLE. */
+    void settled(WorkObject object, AfterAction after) {
+        keyedObjects.settled(object, after);
     }
 
     /** Removes an object that reached RELEASED. */

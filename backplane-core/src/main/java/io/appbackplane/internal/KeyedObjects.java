@@ -5,6 +5,7 @@ import io.appbackplane.BackplaneComponent;
 import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectReleasedException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -14,9 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The key-to-object table of one component (DESIGN rule 16): the object for a key is created on
- * demand by the first request for it and released when idle, so millions of short-lived keys do not
- * leak memory. Also the pins on objects: {@link ObjectHandle}s and {@link ObjectPool}s, whose
- * objects are not released while pinned.
+ * demand by the first request for it and released when idle — at once with a retention of zero,
+ * else by the {@link IdleObjectSweep} once it has stayed idle that long — so millions of
+ * short-lived keys do not leak memory. Also the pins on objects: {@link ObjectHandle}s and {@link
+ * ObjectPool}s, whose objects are not released while pinned.
  *
  * <p>Invariants: an object is in the table from its creation until it is RELEASED; a RELEASED
  * object is removed by whoever meets it (its releaser, or a submitter or pinner that finds it and
@@ -34,9 +36,27 @@ final class KeyedObjects {
     private final DefaultComponent component;
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
+    /** Releases objects that stayed idle; null with a retention of zero (objects released at once). */
+    private final IdleObjectSweep sweep;
 
-    KeyedObjects(DefaultComponent component) {
+    KeyedObjects(DefaultComponent component, Duration idleObjectRetention) {
         this.component = component;
+        DefaultBackplane backplane = component.backplaneImpl();
+        this.sweep = idleObjectRetention.isZero() ? null
+                : new IdleObjectSweep(this, backplane.timers(), backplane.clock(), idleObjectRetention.toNanos());
+    }
+
+    boolean releasesAtOnce() {
+        return sweep == null;
+    }
+
+    /** Acts on what an object decided when it went idle: remove it if RELEASED, list it if LIST_IDLE. */
+    void settled(WorkObject object, AfterAction after) {
+        if (after == AfterAction.RELEASE) {
+            forgetReleased(object);
+        } else if (after == AfterAction.LIST_IDLE) {
+            sweep.list(object);
+        }
     }
 
     /**
@@ -115,9 +135,7 @@ final class KeyedObjects {
             return 0;
         }
         List<ActionNode> removed = object.removeQueued();
-        if (object.tryRelease()) {
-            forgetReleased(object);
-        }
+        settled(object, object.settleIfIdle());
         DefaultBackplane backplane = component.backplaneImpl();
         for (ActionNode node : removed) {
             CancellationException cancelled = new CancellationException("queued action of object '" + SafeText.of(key)
@@ -168,8 +186,8 @@ final class KeyedObjects {
 
         @Override
         public void release() {
-            if (released.compareAndSet(false, true) && object.unpin()) {
-                forgetReleased(object);
+            if (released.compareAndSet(false, true)) {
+                settled(object, object.unpin());
             }
         }
 

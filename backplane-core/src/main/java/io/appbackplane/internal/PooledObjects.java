@@ -92,9 +92,7 @@ final class PooledObjects implements ObjectPool {
         if (released.compareAndSet(false, true)) {
             component.keyedObjects.poolReleased(this);
             for (WorkObject object : objects) {
-                if (object.unpin()) {
-                    component.forgetReleased(object);
-                }
+                component.settled(object, object.unpin());
             }
         }
     }

@@ -174,13 +174,13 @@ final class Scheduler {
         return decideAfterAction(context, object);
     }
 
-    /** Asks the object what comes next and acts on it: forget it if released, push it if READY again. */
+    /** Asks the object what comes next and acts on it: push it if READY again; forget or list it if idle. */
     private WorkObject.TurnEnd decideAfterAction(RunContext context, WorkObject object) {
         WorkObject.TurnEnd after = object.afterAction(context);
         if (after instanceof ReadyEntry entry) {
             push(entry);
-        } else if (after == AfterAction.RELEASE) {
-            object.component.forgetReleased(object);
+        } else if (after == AfterAction.RELEASE || after == AfterAction.LIST_IDLE) {
+            object.component.settled(object, (AfterAction) after);
         }
         return after;
     }

@@ -12,12 +12,13 @@ import java.util.List;
  *
  * <h2>States</h2>
  * <ul>
- *   <li>{@link #IDLE}: no work; in no ready queue. → READY (work arrives) or RELEASED.
+ *   <li>{@link #IDLE}: no work; in no ready queue. → READY (work arrives) or RELEASED (unpinned,
+ *       and either at once or by the {@link IdleObjectSweep} once it has stayed idle).
  *   <li>{@link #READY}: has work; exactly one valid {@link ReadyEntry} in the ready queue of
  *       {@code readyPriority}. → RUNNING (a worker takes the entry) or READY at a more urgent
  *       priority (new entry; the old one goes stale).
  *   <li>{@link #RUNNING}: one worker holds the object and runs its actions. → READY (more work),
- *       IDLE, RELEASED (idle, unpinned) or WAITING (the action awaits a reply).
+ *       IDLE, RELEASED (idle, unpinned, released at once) or WAITING (the action awaits a reply).
  *   <li>{@link #WAITING}: on the wait queue for a reply; new work queues but does not schedule;
  *       never released. → READY when the reply (or its timeout) is delivered.
  *   <li>{@link #RELEASED}: removed (or being removed) from its component's map; terminal. A
@@ -226,9 +227,9 @@ final class WorkObject extends ObjectActionQueue {
             return AfterAction.WAIT;
         }
         if (!hasQueuedWork()) {
-            setState(pins() == 0 && component.releasesIdleObjects() ? RELEASED : IDLE);
+            setState(IDLE);
             loadChanged();
-            return currentState() == RELEASED ? AfterAction.RELEASE : AfterAction.NO_WORK;
+            return idled();
         }
         if (turn.mayContinue(effectivePriority())) {
             if (turn.prefetchesNext()) {
@@ -247,23 +248,62 @@ final class WorkObject extends ObjectActionQueue {
         if (currentState() == RELEASED) {
             return false;
         }
-        word += ObjectStateWord.PIN;
+        word = (word & ~ObjectStateWord.SWEPT) + ObjectStateWord.PIN; // a pin is use: the sweep starts over
         return true;
     }
 
-    /** Unpins; returns true if the object was idle, unpinned and is now RELEASED. */
-    synchronized boolean unpin() {
+    /** Unpins; then as {@link #settleIfIdle}. */
+    synchronized AfterAction unpin() {
         word -= ObjectStateWord.PIN;
-        return tryRelease();
+        return settleIfIdle();
     }
 
-    /** IDLE and unpinned → RELEASED; returns true if so (the caller removes it from the map). */
-    synchronized boolean tryRelease() {
-        if (pins() == 0 && currentState() == IDLE && component.releasesIdleObjects()) {
-            setState(RELEASED);
-            return true;
+    /**
+     * After an unpin or a cancellation: an IDLE, unpinned object is released at once or listed for
+     * the idle sweep, as after its last action ({@link #idled}).
+     *
+     * @return {@link AfterAction#RELEASE} (the caller removes it from the table), {@link
+     *     AfterAction#LIST_IDLE} (the caller lists it) or {@link AfterAction#NO_WORK} (nothing to do)
+     */
+    synchronized AfterAction settleIfIdle() {
+        return currentState() == IDLE ? idled() : AfterAction.NO_WORK;
+    }
+
+    /**
+     * The object is IDLE: unpinned, it is released at once (a retention of zero) or, unless it is
+     * listed already, listed for its component's {@link IdleObjectSweep}.
+     */
+    private AfterAction idled() {
+        if (pins() > 0) {
+            return AfterAction.NO_WORK;
         }
-        return false;
+        if (component.releasesIdleObjectsAtOnce()) {
+            setState(RELEASED);
+            return AfterAction.RELEASE;
+        }
+        if ((word & ObjectStateWord.LISTED) != 0) {
+            return AfterAction.NO_WORK;
+        }
+        word |= ObjectStateWord.LISTED;
+        return AfterAction.LIST_IDLE;
+    }
+
+    /**
+     * The idle sweep's visit: an object idle and unpinned since the sweep before (it marked the
+     * object, and any change of state or pin since cleared the mark) is RELEASED; one idle and
+     * unpinned now is marked; any other is unlisted (listed again when it next goes idle).
+     */
+    synchronized IdleObjectSweep.Visit sweepIdle() {
+        if (currentState() != IDLE || pins() > 0) {
+            word &= ~ObjectStateWord.LISTED;
+            return IdleObjectSweep.Visit.UNLISTED;
+        }
+        if ((word & ObjectStateWord.SWEPT) != 0) {
+            setState(RELEASED);
+            return IdleObjectSweep.Visit.RELEASED;
+        }
+        word |= ObjectStateWord.SWEPT;
+        return IdleObjectSweep.Visit.KEPT;
     }
 
     /** Removes the queued (not started) actions, for cancellation; front and reply stay. */
@@ -271,7 +311,7 @@ final class WorkObject extends ObjectActionQueue {
         List<ActionNode> removed = removeFifo();
         if (currentState() == READY && !hasFront()) {
             goStale();
-            setState(IDLE); // the caller then tries to release the object
+            setState(IDLE); // the caller then settles it (settleIfIdle)
         }
         loadChanged();
         return removed;
@@ -330,7 +370,7 @@ final class WorkObject extends ObjectActionQueue {
         return ObjectStateWord.state(word);
     }
 
-    /** Sets the state, keeping the flag and pins; the caller holds the monitor. */
+    /** Sets the state, keeping the flags (but the sweep's mark) and the pins; the caller holds the monitor. */
     private void setState(int state) {
         word = ObjectStateWord.withState(word, state);
     }

@@ -68,7 +68,8 @@ public class ReadyQueuesLincheckTest {
         private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready, quotas,
                 new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
         private final DefaultComponent component =
-                new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+                new DefaultComponent(WorkObjectLincheckTest.BACKPLANE,
+                        ComponentSpec.named("c").withIdleObjectRetention(Duration.ZERO), ready); // released at once, as it was
         private final ConcurrentHashMap<Integer, WorkObject> objects = new ConcurrentHashMap<>();
         private final AtomicBoolean[] held = {new AtomicBoolean(), new AtomicBoolean()};
         /** Guards the fields below. */

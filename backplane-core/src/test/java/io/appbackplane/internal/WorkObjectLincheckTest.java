@@ -6,6 +6,7 @@ import io.appbackplane.Backplane;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ManualClock;
 import io.appbackplane.ReplyHandler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -105,11 +106,14 @@ public class WorkObjectLincheckTest {
         }
     }
 
-    /** The operations; subclasses choose how many threads may run {@code workerStep}. */
+    /**
+     * The operations; subclasses choose how many threads may run {@code workerStep}, and whether
+     * idle objects are released at once or by a sweep that races the rest ({@link Swept}).
+     */
     public abstract static class Harness {
 
         final ReadyQueues ready = new ReadyQueues(PRIORITIES);
-        private final DefaultComponent component = new DefaultComponent(BACKPLANE, ComponentSpec.named("c"), ready);
+        private final DefaultComponent component;
         private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
         /** Guards the fields below it: ids are handed out in the order their nodes are enqueued. */
         private final Object lock = new Object();
@@ -121,6 +125,11 @@ public class WorkObjectLincheckTest {
         private final AtomicReference<Awaited> pending = new AtomicReference<>();
         /** Set while a worker runs an action of the key's object. */
         private final AtomicBoolean running = new AtomicBoolean();
+
+        /** @param idleObjectRetention zero: an idle object is released at once; else only by {@link #sweepOnce}. */
+        Harness(Duration idleObjectRetention) {
+            component = new DefaultComponent(BACKPLANE, ComponentSpec.named("c").withIdleObjectRetention(idleObjectRetention), ready);
+        }
 
         @Operation
         public void submit(@Param(gen = IntGen.class, conf = "0:2") int priority) {
@@ -164,9 +173,7 @@ public class WorkObjectLincheckTest {
                 return 0;
             }
             List<ActionNode> removed = object.removeQueued();
-            if (object.tryRelease()) {
-                objects.remove(KEY, object);
-            }
+            forgetIfReleased(object, object.settleIfIdle());
             synchronized (lock) {
                 for (ActionNode node : removed) {
                     cancelled.add(((Tagged) node.action).id);
@@ -386,10 +393,29 @@ public class WorkObjectLincheckTest {
         private void finishTurn(WorkObject object) {
             running.set(false); // before afterAction: once it returns, another worker may take the object
             WorkObject.TurnEnd after = object.afterAction(NEVER_CONTINUE);
+            if (after instanceof ReadyEntry entry) {
+                push(entry);
+            } else {
+                forgetIfReleased(object, (AfterAction) after);
+            }
+        }
+
+        /**
+         * As {@code KeyedObjects.settled}: a RELEASED object leaves the map. LIST_IDLE needs no list
+         * here: {@link #sweepOnce} visits the key's current object, which is idle and unpinned (there
+         * are no pins here) only if it was listed.
+         */
+        private void forgetIfReleased(WorkObject object, AfterAction after) {
             if (after == AfterAction.RELEASE) {
                 objects.remove(KEY, object);
-            } else if (after instanceof ReadyEntry entry) {
-                push(entry);
+            }
+        }
+
+        /** One visit of the idle sweep ({@code IdleObjectSweep}) to the key's object: marks it, releases it or unlists it. */
+        void sweepOnce() {
+            WorkObject object = objects.get(KEY);
+            if (object != null && object.sweepIdle() == IdleObjectSweep.Visit.RELEASED) {
+                objects.remove(KEY, object);
             }
         }
 
@@ -403,7 +429,9 @@ public class WorkObjectLincheckTest {
     /** One worker (the contract: one worker holds an object at a time), racing submitters, a deliverer, a canceller. */
     public static class OneWorker extends Harness {
 
-        public OneWorker() {}
+        public OneWorker() {
+            super(Duration.ZERO);
+        }
 
         @Operation(nonParallelGroup = "worker")
         public int workerStep() {
@@ -414,11 +442,35 @@ public class WorkObjectLincheckTest {
     /** Two workers racing for the object's entries: never two actions at once, never one twice. */
     public static class TwoWorkers extends Harness {
 
-        public TwoWorkers() {}
+        public TwoWorkers() {
+            this(Duration.ZERO);
+        }
+
+        TwoWorkers(Duration idleObjectRetention) {
+            super(idleObjectRetention);
+        }
 
         @Operation
         public int workerStep() {
             return step();
+        }
+    }
+
+    /**
+     * Two workers with a retention: idle objects are listed, and released only by the idle sweep,
+     * which races submitters (one may find the object RELEASED and look the key up again), workers,
+     * the deliverer and the canceller. Never an action lost or run twice, never work queued to a
+     * released object.
+     */
+    public static class Swept extends TwoWorkers {
+
+        public Swept() {
+            super(ComponentSpec.DEFAULT_IDLE_OBJECT_RETENTION);
+        }
+
+        @Operation
+        public void sweep() {
+            sweepOnce();
         }
     }
 
@@ -445,6 +497,16 @@ public class WorkObjectLincheckTest {
     }
 
     @Test
+    public void swept_stress() {
+        stress(1).check(Swept.class);
+    }
+
+    @Test
+    public void swept_modelChecking() {
+        modelChecking(1).check(Swept.class);
+    }
+
+    @Test
     @Tag("stress")
     public void longRun() {
         stress(10).check(OneWorker.class);
@@ -453,6 +515,8 @@ public class WorkObjectLincheckTest {
         modelChecking(10).check(TwoWorkers.class);
         stress(5).threads(3).check(TwoWorkers.class);
         modelChecking(5).threads(3).actorsPerThread(3).check(TwoWorkers.class);
+        stress(10).check(Swept.class);
+        modelChecking(10).check(Swept.class);
     }
 
     static StressOptions stress(int scale) {
