@@ -2,10 +2,13 @@ package io.appbackplane.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.ComponentSpec;
 import io.appbackplane.ComponentState;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.spring.actuate.BackplaneActuatorAutoConfiguration;
@@ -183,6 +186,30 @@ class BackplaneAutoConfigurationTest {
                     });
                     assertThat(registry.get("batch").component("reports")).get()
                             .satisfies(c -> assertThat(c.admissionReserve()).as("its backplane's").isEqualTo(0.3));
+                });
+    }
+
+    @Test
+    void idleObjectRetentionBindsPerComponent_zeroReleasesAtOnce_anHourKeepsTheObject() {
+        runner.withUserConfiguration(Components.class)
+                .withPropertyValues(
+                        "backplane.instances.batch.threads=1",
+                        "backplane.components.orders.idle-object-retention=0",
+                        "backplane.components.reports.idle-object-retention=1h")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    BackplaneRegistry registry = context.getBean(BackplaneRegistry.class);
+                    BackplaneComponent orders = registry.get("default").component("orders").orElseThrow();
+                    BackplaneComponent reports = registry.get("batch").component("reports").orElseThrow();
+                    int ordersBefore = orders.objectCount();
+                    int reportsBefore = reports.objectCount();
+                    orders.submit("order-1", 1, ctx -> "done").get(10, TimeUnit.SECONDS);
+                    reports.submit("report-1", 1, ctx -> "done").get(10, TimeUnit.SECONDS);
+                    // Released before its request's future completes (the worker lets go of the object first).
+                    assertThat(orders.objectCount()).isEqualTo(ordersBefore);
+                    // Kept for longer than two default retentions (which would have released it by then).
+                    await().during(ComponentSpec.DEFAULT_IDLE_OBJECT_RETENTION.multipliedBy(3)).atMost(Duration.ofSeconds(10))
+                            .until(() -> reports.objectCount() == reportsBefore + 1);
                 });
     }
 

@@ -115,6 +115,14 @@ class BackplaneFailureAnalyzerTest {
     }
 
     @Test
+    void invalidComponentIdleObjectRetentionNamesThePropertyAndTheAllowedRange() {
+        runner.withUserConfiguration(OrdersConfig.class)
+                .withPropertyValues("backplane.components.orders.idle-object-retention=2h")
+                .run(context -> assertThat(analysis(context).getDescription())
+                        .contains("backplane.components.orders.idle-object-retention", "'PT2H'", "allowed: 0 to PT1H"));
+    }
+
+    @Test
     void unknownBackplaneInAppComponentNamesTheComponentAndTheKnownBackplanes() {
         runner.withUserConfiguration(LostConfig.class).run(context -> {
             FailureAnalysis analysis = analysis(context);

@@ -333,6 +333,13 @@ public class BackplaneProperties {
          */
         private Double admissionReserve;
 
+        /**
+         * How long an idle keyed object (nothing queued or running, not waiting for a reply, not
+         * pinned) is kept for its key's next request; it is released once idle for between one and
+         * two retentions. 0 releases each object as soon as it is idle. 0 to 1h. Default: 100ms.
+         */
+        private Duration idleObjectRetention;
+
         public String getBackplane() {
             return backplane;
         }
@@ -355,6 +362,14 @@ public class BackplaneProperties {
 
         public void setAdmissionReserve(Double admissionReserve) {
             this.admissionReserve = admissionReserve;
+        }
+
+        public Duration getIdleObjectRetention() {
+            return idleObjectRetention;
+        }
+
+        public void setIdleObjectRetention(Duration idleObjectRetention) {
+            this.idleObjectRetention = idleObjectRetention;
         }
     }
 

@@ -105,6 +105,15 @@ final class ComponentInstaller {
                         settings.getAdmissionReserve(), message.substring(message.indexOf("allowed:")), e);
             }
         }
+        if (settings != null && settings.getIdleObjectRetention() != null) {
+            try {
+                spec = spec.withIdleObjectRetention(settings.getIdleObjectRetention());
+            } catch (IllegalArgumentException e) {
+                String message = e.getMessage();
+                throw new InvalidBackplanePropertyException("backplane.components." + name + ".idle-object-retention",
+                        settings.getIdleObjectRetention(), message.substring(message.indexOf("allowed:")), e);
+            }
+        }
         spec = withStateHooks(spec, bean, type, ourProxyIsTheBean);
         BackplaneComponent component = backplane.install(spec);
 

@@ -81,7 +81,7 @@ class StartupFailureReportTest {
         assertThatThrownBy(() -> start(Quick.class, "backplane.components.tickets.operaton-limit=10")).isNotNull();
 
         assertThat(output).contains("Property 'backplane.components.tickets.operaton-limit' is not a"
-                + " backplane.components.<name>.* setting; known settings: [admission-reserve, backplane, operation-limit]");
+                + " backplane.components.<name>.* setting; known settings: [admission-reserve, backplane, idle-object-retention, operation-limit]");
     }
 
     @Test
