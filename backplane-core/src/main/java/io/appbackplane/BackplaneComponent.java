@@ -10,7 +10,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Keyed objects are created on demand by the first request for their key and released when
  * idle (no queued or running work, not waiting for a reply) unless pinned by an {@link
- * ObjectHandle}, so millions of keys do not leak (DESIGN rule 16).
+ * ObjectHandle}, so millions of keys do not leak (DESIGN rule 16): once idle for the component's
+ * idle-object retention ({@link ComponentSpec#withIdleObjectRetention}, default 100 ms), or at once
+ * with a retention of zero.
  */
 public interface BackplaneComponent {
 

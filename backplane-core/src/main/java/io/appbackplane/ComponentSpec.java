@@ -21,6 +21,11 @@ public final class ComponentSpec {
     public static final int DEFAULT_OPERATION_LIMIT = 100_000;
     /** How long a keyed object stays idle before it is released, by default (see {@link #withIdleObjectRetention}). */
     public static final Duration DEFAULT_IDLE_OBJECT_RETENTION = Duration.ofMillis(100);
+    /**
+     * The shortest idle-object retention but zero: a sweep runs every retention while idle objects
+     * are listed, and a shorter one would keep the timer thread busy for nothing.
+     */
+    public static final Duration MIN_IDLE_OBJECT_RETENTION = Duration.ofMillis(1);
     /** The longest idle-object retention allowed. */
     public static final Duration MAX_IDLE_OBJECT_RETENTION = Duration.ofHours(1);
 
@@ -82,14 +87,18 @@ public final class ComponentSpec {
      * between one and two retentions; a request for its key meanwhile uses it again, without
      * creating an object. {@link Duration#ZERO} releases each object as soon as it is idle. The
      * longer the retention, the more idle objects stay in memory (about 100 bytes each, besides the
-     * key): at most the keys used within two retentions. Default {@link
-     * #DEFAULT_IDLE_OBJECT_RETENTION}; allowed 0 to {@link #MAX_IDLE_OBJECT_RETENTION}.
+     * key): about the keys used within two retentions. (Two retentions plus the time a sweep
+     * takes, which is about a millisecond per 10,000 idle objects on the backplane's timer thread.)
+     * Default {@link #DEFAULT_IDLE_OBJECT_RETENTION}; allowed 0, or {@link
+     * #MIN_IDLE_OBJECT_RETENTION} to {@link #MAX_IDLE_OBJECT_RETENTION}.
      */
     public ComponentSpec withIdleObjectRetention(Duration retention) {
         Objects.requireNonNull(retention, "idle-object-retention must not be null");
-        if (retention.isNegative() || retention.compareTo(MAX_IDLE_OBJECT_RETENTION) > 0) {
+        if (!retention.isZero() && (retention.compareTo(MIN_IDLE_OBJECT_RETENTION) < 0
+                || retention.compareTo(MAX_IDLE_OBJECT_RETENTION) > 0)) {
             throw new IllegalArgumentException("idle-object-retention = " + retention + " for component '" + name
-                    + "' is invalid; allowed: 0 to " + MAX_IDLE_OBJECT_RETENTION + " (PT0S releases idle objects at once)");
+                    + "' is invalid; allowed: 0 (released at once) or " + MIN_IDLE_OBJECT_RETENTION + ".."
+                    + MAX_IDLE_OBJECT_RETENTION);
         }
         return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, retention);
     }

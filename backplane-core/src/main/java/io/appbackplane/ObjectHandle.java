@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A pinned reference to one object of a component: while the handle is held the object is not
- * released when idle. Submitting through a released handle fails with {@link
+ * released when idle (see {@link ComponentSpec#withIdleObjectRetention}). Submitting through a released handle fails with {@link
  * ObjectReleasedException}. Thread-safe.
  */
 public interface ObjectHandle extends AutoCloseable {
@@ -18,7 +18,7 @@ public interface ObjectHandle extends AutoCloseable {
     /** Queues {@code action} to this object at {@code priority}; see {@link BackplaneComponent#submit}. */
     <T> CompletableFuture<T> submit(int priority, Action<T> action);
 
-    /** Unpins the object; it is released once idle and no other handle pins it. Idempotent. */
+    /** Unpins the object; it is released once idle, for the idle-object retention, and no other handle pins it. Idempotent. */
     void release();
 
     /** Whether {@link #release()} was called. */

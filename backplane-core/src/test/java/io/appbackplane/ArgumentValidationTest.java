@@ -88,6 +88,22 @@ class ArgumentValidationTest {
     }
 
     @Test
+    void anIdleObjectRetentionOutsideZeroOrOneMillisecondToOneHourIsRejectedWithTheAllowedValues() {
+        ComponentSpec spec = ComponentSpec.named("c");
+        for (Duration bad : List.of(Duration.ofNanos(-1), Duration.ofNanos(999_999), Duration.ofHours(1).plusNanos(1))) {
+            assertThatThrownBy(() -> spec.withIdleObjectRetention(bad))
+                    .as("%s", bad)
+                    .isExactlyInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContainingAll(bad.toString(), "'c'", "allowed: 0 (released at once) or PT0.001S..PT1H");
+        }
+        assertNpe(() -> spec.withIdleObjectRetention(null), "idle-object-retention must not be null");
+        for (Duration good : List.of(Duration.ZERO, Duration.ofMillis(1), Duration.ofHours(1))) {
+            assertThat(spec.withIdleObjectRetention(good).idleObjectRetention()).isEqualTo(good);
+        }
+        assertThat(spec.idleObjectRetention()).isEqualTo(ComponentSpec.DEFAULT_IDLE_OBJECT_RETENTION);
+    }
+
+    @Test
     void blankNamesAndBadLimitsAreRejectedWithTheAllowedValues() {
         Backplane backplane = stepBackplane();
         assertThatThrownBy(() -> Backplane.builder(" "))

@@ -249,10 +249,6 @@ final class DefaultComponent implements BackplaneComponent {
         keyedObjects.settled(object, after);
     }
 
-    /** Removes an object that reached RELEASED. */
-    void forgetReleased(WorkObject object) {
-        keyedObjects.forgetReleased(object);
-    }
 
     @Override
     public ObjectHandle object(Object key) {

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * WorkObject#sweepIdle}): found idle, it is marked; found still idle and marked by the sweep
  * before, it is RELEASED and removed from the table; found in use (or pinned), it is unlisted, and
  * listed again when it next goes idle. So an object is released after between one and two
- * retention periods of idleness, and a key whose requests come more often than that keeps its
- * object: no new object, no table insert and removal per request.
+ * retention periods of idleness (plus the time a sweep takes, as the next is scheduled one retention
+ * after the last one ends), and a key whose requests come more often than that keeps its object:
+ * no new object, no table insert and removal per request.
  *
  * <p>Why a list and not a walk over the table: a sweep costs in proportion to the objects that
  * went idle, not to every object (100,000 objects waiting for replies are never visited).
@@ -25,12 +26,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * io.appbackplane.ManualClock}), at most {@value #OBJECTS_PER_TASK} objects per timer task, so that a
  * sweep of a million objects does not hold up ticks and reply timeouts.
  *
- * <p>Invariants: an object's LISTED flag ({@link ObjectStateWord}, set and cleared under its
- * monitor) is set iff the object is in {@code listed}, {@code visiting} or {@code kept}, or is the
- * one being visited; while any object is listed, a sweep is scheduled or running ({@code armed}:
- * set by whoever schedules one, cleared by a sweep that leaves nothing listed, which then looks
- * again). {@code visiting}, {@code visited} and {@code kept} are confined to the sweep: its timer
- * tasks run one after another and each schedules the next.
+ * <p>Invariants: an object that is IDLE and unpinned (and not abandoned by shutdown) has its LISTED flag ({@link
+ * ObjectStateWord}, set and cleared under its monitor) and is in {@code listed}, {@code kept} or
+ * the part of {@code keptBefore} and {@code nextListed} not yet visited — or is about to be pushed
+ * by whoever just flagged it. While anything is listed, a sweep is scheduled or running ({@code
+ * armed}: set by whoever schedules one, cleared by a sweep that leaves nothing listed, which then
+ * looks again). The sweep's fields but {@code listed} and {@code armed} are confined to it: its
+ * timer tasks run one after another and each schedules the next. Once the backplane has stopped,
+ * its timers no longer fire: objects listed then stay in the table with it.
  */
 final class IdleObjectSweep {
 
@@ -63,9 +66,12 @@ final class IdleObjectSweep {
     private final long retentionNanos;
     private final AtomicReference<Listed> listed = new AtomicReference<>();
     private final AtomicBoolean armed = new AtomicBoolean();
-    /** The objects this sweep visits: those kept by the last sweep, then those listed since. */
-    private List<WorkObject> visiting;
-    private int visited;
+    /** The objects the sweep before found idle and marked: visited first by this sweep. */
+    private List<WorkObject> keptBefore = List.of();
+    /** The index in {@code keptBefore} of the next object to visit. */
+    private int nextKept;
+    /** The rest of the objects listed since the sweep before, taken whole when this sweep started. */
+    private Listed nextListed;
     /** The objects this sweep found idle and marked, for the next sweep. */
     private List<WorkObject> kept = new ArrayList<>();
 
@@ -95,26 +101,38 @@ final class IdleObjectSweep {
     }
 
     private void startSweep() {
-        List<WorkObject> toVisit = kept;
+        keptBefore = kept;
+        nextKept = 0;
         kept = new ArrayList<>(); // not cleared and reused: a burst's capacity is not kept forever
-        for (Listed node = listed.getAndSet(null); node != null; node = node.next) {
-            toVisit.add(node.object);
-        }
-        visiting = toVisit;
-        visited = 0;
+        nextListed = listed.getAndSet(null);
         continueSweep();
     }
 
+    /**
+     * Visits up to {@value #OBJECTS_PER_TASK} objects, then schedules the rest of the sweep, or
+     * the next sweep. Should a visit fail (say, out of memory), the sweep goes on one retention
+     * later from the object it failed on, so no listed object is dropped and the sweep never stops.
+     */
     private void continueSweep() {
-        int end = Math.min(visiting.size(), visited + OBJECTS_PER_TASK);
-        for (; visited < end; visited++) {
-            visit(visiting.get(visited));
+        try {
+            int budget = OBJECTS_PER_TASK;
+            for (; budget > 0 && nextKept < keptBefore.size(); budget--) {
+                visit(keptBefore.get(nextKept));
+                nextKept++;
+            }
+            for (; budget > 0 && nextListed != null; budget--) {
+                visit(nextListed.object);
+                nextListed = nextListed.next;
+            }
+        } catch (RuntimeException | Error e) {
+            timers.schedule(clock.nanoTime() + retentionNanos, this::continueSweep); // armed stays set
+            throw e; // the timer service logs it
         }
-        if (visited < visiting.size()) {
+        if (nextKept < keptBefore.size() || nextListed != null) {
             timers.schedule(clock.nanoTime(), this::continueSweep); // after the other timers due now
             return;
         }
-        visiting = null;
+        keptBefore = List.of();
         if (!kept.isEmpty()) {
             timers.schedule(clock.nanoTime() + retentionNanos, this::startSweep); // armed stays set
             return;

@@ -43,4 +43,12 @@ final class ObjectStateWord {
     static boolean isAbandoned(int word) {
         return (word & ABANDONED) != 0;
     }
+
+    static boolean isListed(int word) {
+        return (word & LISTED) != 0;
+    }
+
+    static boolean isSwept(int word) {
+        return (word & SWEPT) != 0;
+    }
 }

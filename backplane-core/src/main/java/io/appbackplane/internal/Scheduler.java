@@ -120,7 +120,7 @@ final class Scheduler {
      *
      * @return {@link AfterAction#CONTINUE} if the same worker should run the object's next action
      *     (same turn), otherwise what {@link WorkObject#afterAction} said, already acted upon (a
-     *     new entry pushed, a released object forgotten)
+     *     new entry pushed, a released object forgotten, an idle one listed for the idle sweep)
      */
     WorkObject.TurnEnd runTurnStep(RunContext context, WorkObject object) {
         ActionNode node = object.takePrefetched(); // taken with the object, or by the step that continued the turn
@@ -179,8 +179,8 @@ final class Scheduler {
         WorkObject.TurnEnd after = object.afterAction(context);
         if (after instanceof ReadyEntry entry) {
             push(entry);
-        } else if (after == AfterAction.RELEASE || after == AfterAction.LIST_IDLE) {
-            object.component.settled(object, (AfterAction) after);
+        } else if (after instanceof AfterAction decided) {
+            object.component.settled(object, decided); // released, or listed for the idle sweep
         }
         return after;
     }

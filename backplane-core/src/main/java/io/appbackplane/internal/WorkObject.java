@@ -67,8 +67,9 @@ final class WorkObject extends ObjectActionQueue {
     private ReadyEntry readyEntry;
     private PendingReply awaiting;
     /**
-     * State, abandoned flag and pins ({@link ObjectStateWord}). Read and written under the monitor
-     * only, like every field here but {@code loadHint}.
+     * State, abandoned flag, the idle sweep's LISTED and SWEPT bits, and pins ({@link
+     * ObjectStateWord}). Read and written under the monitor only, like every field here but {@code
+     * loadHint}.
      */
     private int word;
     /**
@@ -248,7 +249,7 @@ final class WorkObject extends ObjectActionQueue {
         if (currentState() == RELEASED) {
             return false;
         }
-        word = (word & ~ObjectStateWord.SWEPT) + ObjectStateWord.PIN; // a pin is use: the sweep starts over
+        word = (word & ~ObjectStateWord.SWEPT) + ObjectStateWord.PIN; // a pin is use: the sweep's mark goes
         return true;
     }
 
@@ -281,7 +282,7 @@ final class WorkObject extends ObjectActionQueue {
             setState(RELEASED);
             return AfterAction.RELEASE;
         }
-        if ((word & ObjectStateWord.LISTED) != 0) {
+        if (ObjectStateWord.isListed(word)) {
             return AfterAction.NO_WORK;
         }
         word |= ObjectStateWord.LISTED;
@@ -298,7 +299,7 @@ final class WorkObject extends ObjectActionQueue {
             word &= ~ObjectStateWord.LISTED;
             return IdleObjectSweep.Visit.UNLISTED;
         }
-        if ((word & ObjectStateWord.SWEPT) != 0) {
+        if (ObjectStateWord.isSwept(word)) {
             setState(RELEASED);
             return IdleObjectSweep.Visit.RELEASED;
         }
@@ -432,6 +433,8 @@ final class WorkObject extends ObjectActionQueue {
         require(currentState() != IDLE && currentState() != RELEASED || (!hasQueuedWork() && awaiting == null),
                 "an idle object holds work");
         require(!hasPrefetched() || currentState() == RUNNING, "a prefetched action outside RUNNING");
+        require(!ObjectStateWord.isSwept(word) || (currentState() == IDLE && pins() == 0),
+                "the idle sweep's mark on an object in use");
     }
 
     @Override

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The timer tasks of {@link IdleObjectSweep} on a manual clock: scheduled only while objects are
- * listed (an idle backplane has no wake-ups), and at most {@value IdleObjectSweep#OBJECTS_PER_TASK}
+ * listed (it adds no wake-ups to an idle backplane), and at most {@value IdleObjectSweep#OBJECTS_PER_TASK}
  * objects visited per task, so other timers due at the same instant are not held up.
  */
 class IdleObjectSweepTest {

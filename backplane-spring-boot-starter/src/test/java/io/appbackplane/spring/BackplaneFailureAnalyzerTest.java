@@ -119,7 +119,7 @@ class BackplaneFailureAnalyzerTest {
         runner.withUserConfiguration(OrdersConfig.class)
                 .withPropertyValues("backplane.components.orders.idle-object-retention=2h")
                 .run(context -> assertThat(analysis(context).getDescription())
-                        .contains("backplane.components.orders.idle-object-retention", "'PT2H'", "allowed: 0 to PT1H"));
+                        .contains("backplane.components.orders.idle-object-retention", "'PT2H'", "allowed: 0 (released at once) or PT0.001S..PT1H"));
     }
 
     @Test

@@ -336,7 +336,7 @@ public class BackplaneProperties {
         /**
          * How long an idle keyed object (nothing queued or running, not waiting for a reply, not
          * pinned) is kept for its key's next request; it is released once idle for between one and
-         * two retentions. 0 releases each object as soon as it is idle. 0 to 1h. Default: 100ms.
+         * two retentions. 0 releases each object as soon as it is idle. 0, or 1ms to 1h. Default: 100ms.
          */
         private Duration idleObjectRetention;
 

@@ -100,18 +100,14 @@ final class ComponentInstaller {
             try {
                 spec = spec.withAdmissionReserve(settings.getAdmissionReserve());
             } catch (IllegalArgumentException e) {
-                String message = e.getMessage();
-                throw new InvalidBackplanePropertyException("backplane.components." + name + ".admission-reserve",
-                        settings.getAdmissionReserve(), message.substring(message.indexOf("allowed:")), e);
+                throw invalid(name, "admission-reserve", settings.getAdmissionReserve(), e);
             }
         }
         if (settings != null && settings.getIdleObjectRetention() != null) {
             try {
                 spec = spec.withIdleObjectRetention(settings.getIdleObjectRetention());
             } catch (IllegalArgumentException e) {
-                String message = e.getMessage();
-                throw new InvalidBackplanePropertyException("backplane.components." + name + ".idle-object-retention",
-                        settings.getIdleObjectRetention(), message.substring(message.indexOf("allowed:")), e);
+                throw invalid(name, "idle-object-retention", settings.getIdleObjectRetention(), e);
             }
         }
         spec = withStateHooks(spec, bean, type, ourProxyIsTheBean);
@@ -234,6 +230,14 @@ final class ComponentInstaller {
         spec = spec.withPriority(annotation.priority())
                 .acceptingIn(first(annotation.states(), method, "@ScheduledEndpoint(states)"), rest(annotation.states()));
         component.timer(spec);
+    }
+
+    /** A component setting the core refused: the property, its value and the "allowed: ..." part of the core's message. */
+    private static InvalidBackplanePropertyException invalid(String component, String setting, Object value,
+            IllegalArgumentException refusal) {
+        String message = refusal.getMessage();
+        return new InvalidBackplanePropertyException("backplane.components." + component + "." + setting, value,
+                message.substring(message.indexOf("allowed:")), refusal);
     }
 
     private ComponentSpec withStateHooks(ComponentSpec spec, Object bean, Class<?> type, boolean ourProxy) {
