@@ -85,10 +85,10 @@ public final class ComponentSpec {
      * that is idle (nothing queued or running, not waiting for a reply) and unpinned is kept for
      * its key's next request before it is released. It is released once it has been idle for
      * between one and two retentions; a request for its key meanwhile uses it again, without
-     * creating an object. {@link Duration#ZERO} releases each object as soon as it is idle. The
-     * longer the retention, the more idle objects stay in memory (about 100 bytes each, besides the
-     * key): about the keys used within two retentions. (Two retentions plus the time a sweep
-     * takes, which is about a millisecond per 10,000 idle objects on the backplane's timer thread.)
+     * creating an object. {@link Duration#ZERO} releases each object as soon as it is idle. At
+     * most 65,536 idle objects are kept (about 100 bytes each, besides the key), and fewer while
+     * those kept are not used again: beyond that an idle object is released at once. (Released
+     * after two retentions plus the time a sweep takes on the backplane's timer thread.)
      * Default {@link #DEFAULT_IDLE_OBJECT_RETENTION}; allowed 0, or {@link
      * #MIN_IDLE_OBJECT_RETENTION} to {@link #MAX_IDLE_OBJECT_RETENTION}.
      */

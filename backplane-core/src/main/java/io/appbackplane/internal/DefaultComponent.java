@@ -239,9 +239,9 @@ final class DefaultComponent implements BackplaneComponent {
 
     // ---------------------------------------------------------------- objects (KeyedObjects)
 
-    /** Keyed objects are released as soon as they are idle (rule 16 with a retention of zero), not by a sweep. */
-    boolean releasesIdleObjectsAtOnce() {
-        return keyedObjects.releasesAtOnce();
+    /** Whether an object going idle now is kept for the idle-object retention, not released at once (rule 16). */
+    boolean keepsIdleObjects() {
+        return keyedObjects.keepsIdleObjects();
     }
 
     /** Acts on an object's {@link AfterAction}: removes it if RELEASED, lists it for the idle sweep if LIST_IDLE. */

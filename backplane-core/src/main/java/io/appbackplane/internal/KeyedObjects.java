@@ -46,8 +46,9 @@ final class KeyedObjects {
                 : new IdleObjectSweep(this, backplane.timers(), backplane.clock(), idleObjectRetention.toNanos());
     }
 
-    boolean releasesAtOnce() {
-        return sweep == null;
+    /** Idle objects are kept for the retention, unless it is zero or the sweep holds its most already. */
+    boolean keepsIdleObjects() {
+        return sweep != null && sweep.hasRoom();
     }
 
     /** Acts on what an object decided when it went idle: remove it if RELEASED, list it if LIST_IDLE. */

@@ -271,19 +271,17 @@ final class WorkObject extends ObjectActionQueue {
     }
 
     /**
-     * The object is IDLE: unpinned, it is released at once (a retention of zero) or, unless it is
-     * listed already, listed for its component's {@link IdleObjectSweep}.
+     * The object is IDLE: unpinned, it stays listed if it is, else it is listed for its
+     * component's {@link IdleObjectSweep} if that keeps idle objects and has room, else released at
+     * once.
      */
     private AfterAction idled() {
-        if (pins() > 0) {
+        if (pins() > 0 || ObjectStateWord.isListed(word)) {
             return AfterAction.NO_WORK;
         }
-        if (component.releasesIdleObjectsAtOnce()) {
+        if (!component.keepsIdleObjects()) {
             setState(RELEASED);
             return AfterAction.RELEASE;
-        }
-        if (ObjectStateWord.isListed(word)) {
-            return AfterAction.NO_WORK;
         }
         word |= ObjectStateWord.LISTED;
         return AfterAction.LIST_IDLE;

@@ -67,6 +67,50 @@ class IdleObjectSweepTest {
         assertThat(app.objectCount()).as("the rest of the sweep ran at the same instant").isZero();
     }
 
+    private void runKeys(int from, int count) {
+        for (int i = from; i < from + count; i++) {
+            app.execute(i, 1, ctx -> null);
+        }
+        assertThat(backplane.stepper().runUntilIdle()).isEqualTo(count);
+    }
+
+    @Test
+    void keysThatDoNotComeBack_shrinkTheRoomForIdleObjects_soAFloodOfNewKeysIsReleasedAtOnce() {
+        int batch = 5000;
+        runKeys(0, batch);
+        clock.advanceNanos(RETENTION); // marks batch 1; nothing kept before: nothing to learn yet
+        runKeys(batch, batch);
+        assertThat(app.objectCount()).as("room for both batches").isEqualTo(2 * batch);
+
+        clock.advanceNanos(RETENTION); // releases batch 1, none of it used again: the room falls to the least
+        assertThat(app.objectCount()).isEqualTo(batch);
+        runKeys(2 * batch, batch);
+
+        assertThat(app.objectCount()).as("batch 3 released at once: batch 2 fills more than the room")
+                .isEqualTo(batch);
+    }
+
+    @Test
+    void keysThatComeBack_getTheirRoomBack_andKeepTheirObjects() {
+        int flood = 5000;
+        runKeys(1_000_000, flood);
+        clock.advanceNanos(RETENTION);
+        runKeys(2_000_000, flood);
+        clock.advanceNanos(RETENTION); // nothing used again: the least room
+        clock.advanceNanos(RETENTION); // the flood gone
+        assertThat(app.objectCount()).isZero();
+
+        int hot = 3 * IdleObjectSweep.MIN_ROOM;
+        int[] keptAfterSweep = new int[8];
+        for (int round = 0; round < keptAfterSweep.length; round++) {
+            runKeys(0, hot); // the same keys every retention
+            clock.advanceNanos(RETENTION);
+            keptAfterSweep[round] = app.objectCount();
+        }
+        assertThat(keptAfterSweep[0]).as("the least room at first").isLessThan(hot);
+        assertThat(keptAfterSweep[keptAfterSweep.length - 1]).as("every hot key's object kept").isEqualTo(hot);
+    }
+
     @Test
     void aRetentionOfZeroReleasesAtOnceAndNeverSchedulesASweep() {
         BackplaneComponent atOnce = backplane.install(ComponentSpec.named("at-once").withIdleObjectRetention(Duration.ZERO));
