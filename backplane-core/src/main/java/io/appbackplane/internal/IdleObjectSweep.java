@@ -16,21 +16,22 @@ import java.util.concurrent.atomic.AtomicReference;
  * WorkObject#sweepIdle}): found idle, it is marked; found still idle and marked by the sweep
  * before, it is RELEASED and removed from the table; found in use (or pinned), it is unlisted, and
  * listed again when it next goes idle. So an object is released after between one and two
- * retention periods of idleness (plus the time a sweep takes, as the next is scheduled one retention
- * after the last one ends), and a key whose requests come more often than that keeps its object:
+ * retention periods of idleness (plus the time a sweep takes, as the next is scheduled one
+ * retention after the last one ends), and a key whose requests come more often than that keeps its object:
  * no new object, no table insert and removal per request.
  *
  * <p>Why a list and not a walk over the table: a sweep costs in proportion to the objects that
  * went idle, not to every object (100,000 objects waiting for replies are never visited).
  *
  * <p>Runs on the backplane's timer thread (or the thread advancing a {@link
- * io.appbackplane.ManualClock}), at most {@value #OBJECTS_PER_TASK} objects per timer task, so that a
- * sweep of a million objects does not hold up ticks and reply timeouts.
+ * io.appbackplane.ManualClock}), at most {@value #OBJECTS_PER_TASK} objects per timer task, so that
+ * a long sweep does not hold up ticks and reply timeouts.
  *
- * <p>Invariants: an object that is IDLE and unpinned (and not abandoned by shutdown) has its LISTED flag ({@link
- * ObjectStateWord}, set and cleared under its monitor) and is in {@code listed}, {@code kept} or
- * the part of {@code keptBefore} and {@code nextListed} not yet visited — or is about to be pushed
- * by whoever just flagged it. While anything is listed, a sweep is scheduled or running ({@code
+ * <p>Invariants: an object that is IDLE, unpinned, not abandoned by shutdown and was not released at
+ * once for want of {@code room} has its LISTED flag ({@link ObjectStateWord}, set and cleared under
+ * its monitor) and is in {@code listed}, {@code kept} or the part of {@code keptBefore} and {@code
+ * nextListed} not yet visited — or is about to be pushed by whoever just flagged it; it is in one
+ * of them only once. While anything is listed, a sweep is scheduled or running ({@code
  * armed}: set by whoever schedules one, cleared by a sweep that leaves nothing listed, which then
  * looks again). The sweep's fields but {@code listed} and {@code armed} are confined to it: its
  * timer tasks run one after another and each schedules the next. Once the backplane has stopped,
@@ -71,7 +72,10 @@ final class IdleObjectSweep {
     private final long retentionNanos;
     private final AtomicReference<Listed> listed = new AtomicReference<>();
     private final AtomicBoolean armed = new AtomicBoolean();
-    /** Objects with the LISTED flag, about: counted up by {@link #list}, down by the sweep as it unlists or releases them. */
+    /**
+     * Objects with the LISTED flag, about: counted up by {@link #list}, down by the sweep as it
+     * unlists or releases them.
+     */
     private final AtomicInteger listedCount = new AtomicInteger();
     /**
      * How many objects may be listed (a soft limit: racing listers may pass it by a few); an
@@ -144,12 +148,12 @@ final class IdleObjectSweep {
         try {
             int budget = OBJECTS_PER_TASK;
             for (; budget > 0 && nextKept < keptBefore.size(); budget--) {
-                Visit visit = visit(keptBefore.get(nextKept));
+                Visit result = visit(keptBefore.get(nextKept));
                 nextKept++;
-                if (visit != Visit.KEPT) {
+                if (result != Visit.KEPT) {
                     unlisted++;
                 }
-                if (visit != Visit.RELEASED) {
+                if (result != Visit.RELEASED) {
                     usedAgain++; // marked by the sweep before, and used since (else it would be released now)
                 }
             }
@@ -185,12 +189,12 @@ final class IdleObjectSweep {
 
     /** Visits one object: releases it, keeps it for the next sweep, or (in use) unlists it. */
     private Visit visit(WorkObject object) {
-        Visit visit = object.sweepIdle();
-        if (visit == Visit.RELEASED) {
+        Visit result = object.sweepIdle();
+        if (result == Visit.RELEASED) {
             table.forgetReleased(object);
-        } else if (visit == Visit.KEPT) {
+        } else if (result == Visit.KEPT) {
             kept.add(object);
         }
-        return visit;
+        return result;
     }
 }
