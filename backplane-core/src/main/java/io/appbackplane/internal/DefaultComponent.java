@@ -249,7 +249,6 @@ final class DefaultComponent implements BackplaneComponent {
         keyedObjects.settled(object, after);
     }
 
-
     @Override
     public ObjectHandle object(Object key) {
         return keyedObjects.handle(key);

@@ -179,8 +179,9 @@ final class Scheduler {
         WorkObject.TurnEnd after = object.afterAction(context);
         if (after instanceof ReadyEntry entry) {
             push(entry);
-        } else if (after instanceof AfterAction decided) {
-            object.component.settled(object, decided); // released, or listed for the idle sweep
+        } else if (after == AfterAction.RELEASE || after == AfterAction.LIST_IDLE) {
+            // Only these two need the component (a continued turn, the common case, does not).
+            object.component.settled(object, (AfterAction) after);
         }
         return after;
     }
