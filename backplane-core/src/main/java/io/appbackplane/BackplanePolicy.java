@@ -1,5 +1,6 @@
 package io.appbackplane;
 
+import io.appbackplane.internal.AdmissionThresholds;
 import io.appbackplane.internal.OffloadExecutor;
 import java.time.Duration;
 import java.util.Arrays;
@@ -56,6 +57,8 @@ public final class BackplanePolicy {
     private final int offloadThreads;
     private final int offloadQueue;
     private final OffloadThreads offloadThreadKind;
+    /** Derived from the operation limit, the reserve and the priorities: computed once, not per request. */
+    private final AdmissionThresholds admissionThresholds;
 
     private BackplanePolicy(Builder b, int[] quotas) {
         this.quotas = quotas;
@@ -70,6 +73,7 @@ public final class BackplanePolicy {
         this.offloadThreads = b.offloadThreads;
         this.offloadQueue = b.offloadQueue;
         this.offloadThreadKind = b.offloadThreadKind;
+        this.admissionThresholds = AdmissionThresholds.of(operationLimit, admissionReserve, quotas.length);
     }
 
     /** A builder with every value at its default. */
@@ -176,24 +180,7 @@ public final class BackplanePolicy {
      * priorities.
      */
     public int admissionThreshold(int priority) {
-        return admissionThreshold(operationLimit, admissionReserve, checkPriority(priority), priorities());
-    }
-
-    /**
-     * The admission rule's arithmetic (DESIGN rule 11), shared by components and the backplane: how
-     * many requests of {@code priority} (of {@code priorities}) a limit of {@code limit} admits,
-     * {@code limit − ceil(limit × reserve × priority / (priorities − 1))}, at least 1. Computed in
-     * millionths of the reserve, so the result is exact (no floating-point ceiling of 500.0000001).
-     */
-    public static int admissionThreshold(int limit, double reserve, int priority, int priorities) {
-        if (priority <= 0 || priorities <= 1 || reserve <= 0) {
-            return limit;
-        }
-        long millionths = Math.round(reserve * 1_000_000);
-        long numerator = (long) limit * millionths * priority;
-        long denominator = 1_000_000L * (priorities - 1);
-        long kept = (numerator + denominator - 1) / denominator; // ceil: any reserve keeps at least one slot
-        return (int) Math.max(1, limit - kept);
+        return admissionThresholds.of(checkPriority(priority));
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.appbackplane.BackplaneRejectedException.Reason;
+import io.appbackplane.internal.AdmissionThresholds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,33 +91,38 @@ class AdmissionReserveRuleTest {
         assertThat(app.outstanding()).as("priority 0 may use the whole limit").isEqualTo(70);
     }
 
+    /** Rule 11's threshold of priority {@code p} of {@code priorities} under {@code limit} with {@code reserve}. */
+    private static int threshold(int limit, double reserve, int p, int priorities) {
+        return AdmissionThresholds.of(limit, reserve, priorities).of(p);
+    }
+
     @Test
     void thresholdsAtTheEdges() {
         // priority 0 always gets the whole limit
-        assertThat(BackplanePolicy.admissionThreshold(100, 0.1, 0, 8)).isEqualTo(100);
+        assertThat(threshold(100, 0.1, 0, 8)).isEqualTo(100);
         // the least urgent leaves exactly the reserve, computed exactly (5000 * 0.1 is not 500.0000001)
-        assertThat(BackplanePolicy.admissionThreshold(5000, 0.1, 7, 8)).isEqualTo(4500);
-        assertThat(BackplanePolicy.admissionThreshold(100, 0.1, 1, 8)).isEqualTo(98); // ceil(1.43) kept
+        assertThat(threshold(5000, 0.1, 7, 8)).isEqualTo(4500);
+        assertThat(threshold(100, 0.1, 1, 8)).isEqualTo(98); // ceil(1.43) kept
         // any reserve keeps at least one slot, but never the last one: a limit of 1 admits one at any priority
-        assertThat(BackplanePolicy.admissionThreshold(2, 0.1, 1, 8)).isEqualTo(1);
-        assertThat(BackplanePolicy.admissionThreshold(1, 0.1, 7, 8)).isEqualTo(1);
-        assertThat(BackplanePolicy.admissionThreshold(10, 0.99, 7, 8)).isEqualTo(1);
+        assertThat(threshold(2, 0.1, 1, 8)).isEqualTo(1);
+        assertThat(threshold(1, 0.1, 7, 8)).isEqualTo(1);
+        assertThat(threshold(10, 0.99, 7, 8)).isEqualTo(1);
         // no reserve, or a single priority: the whole limit
-        assertThat(BackplanePolicy.admissionThreshold(100, 0, 7, 8)).isEqualTo(100);
-        assertThat(BackplanePolicy.admissionThreshold(100, 0.5, 0, 1)).isEqualTo(100);
+        assertThat(threshold(100, 0, 7, 8)).isEqualTo(100);
+        assertThat(threshold(100, 0.5, 0, 1)).isEqualTo(100);
         // the largest limit and most priorities do not overflow
-        assertThat(BackplanePolicy.admissionThreshold(Integer.MAX_VALUE, 0.999999, 63, 64)).isEqualTo(2147);
-        assertThat(BackplanePolicy.admissionThreshold(Integer.MAX_VALUE, 0.5, 32, 64))
+        assertThat(threshold(Integer.MAX_VALUE, 0.999999, 63, 64)).isEqualTo(2147);
+        assertThat(threshold(Integer.MAX_VALUE, 0.5, 32, 64))
                 .isEqualTo(Integer.MAX_VALUE - (int) Math.ceil(Integer.MAX_VALUE * 0.5 * 32 / 63));
         // never increasing towards less urgent priorities, for any limit
         for (int limit = 1; limit <= 200; limit++) {
             for (int p = 1; p < 8; p++) {
-                assertThat(BackplanePolicy.admissionThreshold(limit, 0.1, p, 8))
-                        .isLessThanOrEqualTo(BackplanePolicy.admissionThreshold(limit, 0.1, p - 1, 8))
+                assertThat(threshold(limit, 0.1, p, 8))
+                        .isLessThanOrEqualTo(threshold(limit, 0.1, p - 1, 8))
                         .isPositive();
             }
             if (limit >= 2) { // any lower priority leaves priority 0 at least one slot
-                assertThat(BackplanePolicy.admissionThreshold(limit, 0.1, 1, 8)).isLessThan(limit);
+                assertThat(threshold(limit, 0.1, 1, 8)).isLessThan(limit);
             }
         }
     }

@@ -254,6 +254,35 @@ class ThrottlingRuleTest {
         assertThat(second.join()).isEqualTo("2");
     }
 
+    @Test
+    void rule11_aHookThatRaisesTheLimitGetsTheRequestAdmittedUnderTheNewLimit() {
+        BackplaneComponent app = startWith(ComponentSpec.named("app").withOperationLimit(1).withMakeRoom(component -> {
+            component.setOperationLimit(2);
+            return true;
+        }));
+        app.submit("a", 1, ctx -> "1");
+
+        CompletableFuture<String> second = app.submit("a", 1, ctx -> "2");
+
+        assertThat(app.operationLimit()).isEqualTo(2);
+        assertThat(app.outstanding()).isEqualTo(2);
+        backplane.stepper().runUntilIdle();
+        assertThat(second.join()).isEqualTo("2");
+    }
+
+    @Test
+    void rule11_aChangedLimitMovesEveryPrioritysShareWithTheReserve() {
+        BackplaneComponent app = start(BackplanePolicy.builder().admissionReserve(0.1).build())
+                .install(ComponentSpec.named("app").withOperationLimit(1000));
+        assertThat(app.admissionThreshold(7)).isEqualTo(900);
+
+        app.setOperationLimit(50);
+
+        assertThat(app.admissionThreshold(0)).isEqualTo(50);
+        assertThat(app.admissionThreshold(1)).isEqualTo(49); // 50 - ceil(50 x 0.1 x 1/7)
+        assertThat(app.admissionThreshold(7)).isEqualTo(45);
+    }
+
     private static BackplaneRejectedException rejectionOf(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
         Throwable thrown = catchThrowable(call);
         assertThat(thrown).isInstanceOf(BackplaneRejectedException.class);

@@ -1,6 +1,5 @@
 package io.appbackplane.internal;
 
-import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.ComponentSpec;
@@ -18,8 +17,11 @@ import io.appbackplane.ComponentSpec;
  * AdmissionCounter}, so never one over); a system request (a state transition) is exempt from the
  * limits. A rejected request was never counted in, here or in the backplane's total.
  *
- * <p>Thread-safe: called by submitters in their own threads; {@code operationLimit} is volatile and
- * may change at any time (a request is judged against the value it read).
+ * <p>Thread-safe: called by submitters in their own threads. The operation limit may change at any
+ * time; it lives in {@code thresholds} (rule 11's arithmetic for it, done once per limit), replaced
+ * whole, and a request is judged against the thresholds it read. They follow the policy's
+ * admission reserve and priorities, which never change while the backplane runs (it replaces its
+ * policy only for threads, quotas and the CPU limit).
  */
 final class ComponentAdmission {
 
@@ -30,11 +32,12 @@ final class ComponentAdmission {
     private final BackplaneCounters backplaneCounters;
     private final ComponentSpec.MakeRoom makeRoom;
     private final ActionCounters counters;
-    /** Requests accepted and not finished, under {@code operationLimit}. */
+    /** Requests accepted and not finished, under the operation limit. */
     private final AdmissionCounter outstanding = new AdmissionCounter();
-    private volatile int operationLimit;
-    /** The component's own admission reserve, or NaN to follow the backplane policy's (which may change). */
+    /** The component's own admission reserve, or NaN to follow the backplane policy's. */
     private final double ownAdmissionReserve;
+    /** The outstanding-operation limit and rule 11's thresholds of it; replaced whole when it changes. */
+    private volatile AdmissionThresholds thresholds;
 
     ComponentAdmission(DefaultComponent component, DefaultBackplane backplane, ComponentSpec spec, ActionCounters counters) {
         this.component = component;
@@ -43,8 +46,8 @@ final class ComponentAdmission {
         this.backplaneCounters = backplane.counters;
         this.makeRoom = spec.makeRoom();
         this.counters = counters;
-        this.operationLimit = spec.operationLimit();
         this.ownAdmissionReserve = spec.admissionReserve().orElse(Double.NaN);
+        this.thresholds = thresholdsOf(spec.operationLimit());
     }
 
     /**
@@ -61,13 +64,21 @@ final class ComponentAdmission {
             outstanding.admit();
             return;
         }
-        int threshold = admissionThreshold(request.priority());
-        if (outstanding.tryAdmit(threshold)
-                || (askForRoom(request) && outstanding.tryAdmit(admissionThreshold(request.priority())))) {
+        // The request's priority was checked when it was made, against priorities that never change.
+        AdmissionThresholds current = thresholds;
+        int threshold = current.of(request.priority());
+        if (outstanding.tryAdmit(threshold)) {
             return;
         }
+        if (askForRoom(request)) {
+            current = thresholds; // the hook may have raised the limit
+            threshold = current.of(request.priority());
+            if (outstanding.tryAdmit(threshold)) {
+                return;
+            }
+        }
         backplaneAdmission.unadmit();
-        int limit = operationLimit;
+        int limit = current.limit();
         String share = threshold >= limit ? "its outstanding-operation limit (" + limit + ")"
                 : "the " + threshold + " outstanding requests that priority " + request.priority() + " may fill of its"
                         + " outstanding-operation limit (" + limit + "; the admission reserve " + admissionReserve()
@@ -132,7 +143,7 @@ final class ComponentAdmission {
     }
 
     int operationLimit() {
-        return operationLimit;
+        return thresholds.limit();
     }
 
     void setOperationLimit(int limit) {
@@ -140,7 +151,11 @@ final class ComponentAdmission {
             throw new IllegalArgumentException("operation-limit = " + limit + " for component '" + component.name()
                     + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        this.operationLimit = limit;
+        this.thresholds = thresholdsOf(limit);
+    }
+
+    private AdmissionThresholds thresholdsOf(int limit) {
+        return AdmissionThresholds.of(limit, admissionReserve(), backplane.policy().priorities());
     }
 
     double admissionReserve() {
@@ -149,9 +164,6 @@ final class ComponentAdmission {
     }
 
     int admissionThreshold(int priority) {
-        BackplanePolicy policy = backplane.policy();
-        double own = ownAdmissionReserve;
-        return BackplanePolicy.admissionThreshold(operationLimit, Double.isNaN(own) ? policy.admissionReserve() : own,
-                policy.checkPriority(priority), policy.priorities());
+        return thresholds.of(backplane.policy().checkPriority(priority));
     }
 }
