@@ -5,7 +5,7 @@
 #   ./mvnw -pl backplane-benchmarks -am package -DskipTests
 #   JAVA=/path/to/jdk-21+/bin/java backplane-benchmarks/run-results.sh
 #
-# Writes the JMH JSON (and W3's latency lines) to docs/benchmarks/raw/, one chart per workload to
+# Writes the JMH JSON (and W3's latency lines, and each W1/W2 fork's mode) to docs/benchmarks/raw/, one chart per workload to
 # docs/benchmarks/W<n>.png and the Markdown tables to docs/benchmarks/tables.md; W3 run again
 # with ZGC goes to docs/benchmarks/raw/zgc/ and docs/benchmarks/zgc/. JDK 21 or newer
 # includes the virtual-thread peer (on 17-20 its trials fail at set-up and the run goes on).
@@ -60,7 +60,7 @@ bench w6-w2 W2OrderedThroughput.producers1 -p peer=appbackplane,striped,pekko-t5
 sed -i -e 's#"jvm" : "[^"]*"#"jvm" : "java"#' -e "s#-Dbench.latencyFile=$raw/#-Dbench.latencyFile=#" \
   "$raw"/*.json "$raw"/zgc/*.json
 
-"$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" \
+"$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" "$raw/fork-modes.jsonl" \
   > "$out/tables.md"
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out/zgc" "$raw/zgc/w3.json" "$raw/zgc/w3-latency.jsonl" \
   > "$out/zgc/tables.md"

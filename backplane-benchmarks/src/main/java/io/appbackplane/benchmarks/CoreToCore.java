@@ -1,10 +1,18 @@
 package io.appbackplane.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Measures how long a cache line takes to go from one core to another and back: two threads hand
@@ -14,8 +22,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * two vCPUs far apart), which is what every hand-off between a producer and a worker pays. W1 and
  * W2 print it at the start of each trial, so that a fork's score can be read next to the mode it
  * ran in (measured before the warm-up: the host may move a vCPU later in the fork, so it tells the
- * mode at the start); {@code run-results.sh} logs it before each workload. Run it alone with {@code java -cp
- * backplane-benchmarks/target/benchmarks.jar io.appbackplane.benchmarks.CoreToCore}.
+ * mode at the start), and append it as one JSON line to {@value #MODE_FILE_PROPERTY} ({@code
+ * fork-modes.jsonl} in the working directory by default), which {@code JmhReport} reads to put each
+ * fork's score beside its mode; {@code run-results.sh} also logs it before each workload. Run it
+ * alone with {@code java -cp backplane-benchmarks/target/benchmarks.jar
+ * io.appbackplane.benchmarks.CoreToCore}.
  */
 public final class CoreToCore {
 
@@ -28,28 +39,68 @@ public final class CoreToCore {
         System.out.println(describe(ROUNDS));
     }
 
-    /** Prints the round trip on a line of its own at the start of a W1 or W2 trial (the fork's mode). */
-    static void printAtTrialStart() throws InterruptedException {
-        System.out.printf("%n%s%n", describe(3));
+    /** The system property naming the file of the forks' modes (one JSON line per W1 or W2 fork). */
+    static final String MODE_FILE_PROPERTY = "bench.modeFile";
+
+    /**
+     * At the start of a W1 or W2 trial (the fork's mode): prints the round trip on a line of its own
+     * and appends it, with the benchmark and its parameters, to the mode file.
+     */
+    static void recordAtTrialStart(BenchmarkParams params) throws InterruptedException {
+        double[] rounds = measure(3);
+        System.out.printf("%n%s%n", describe(rounds));
+        if (rounds.length == 0) {
+            return; // one processor: no mode to record
+        }
+        StringBuilder values = new StringBuilder();
+        for (String key : params.getParamsKeys()) {
+            values.append(values.length() == 0 ? "" : ",").append('"').append(key).append("\":\"")
+                    .append(params.getParam(key)).append('"');
+        }
+        String line = String.format(Locale.ROOT,
+                "{\"benchmark\":\"%s\",\"params\":{%s},\"roundTripNs\":%d,\"jdk\":\"%s\",\"startedAt\":\"%s\"}%n",
+                params.getBenchmark(), values, Math.round(median(rounds)), Runtime.version(), Instant.now());
+        Path file = Path.of(System.getProperty(MODE_FILE_PROPERTY, "fork-modes.jsonl"));
+        try {
+            Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append the fork's mode to " + file.toAbsolutePath(), e);
+        }
     }
 
     /** One line for a log: the median round trip over {@code rounds} rounds of 100 ms, and each round's. */
     static String describe(int rounds) throws InterruptedException {
+        return describe(measure(rounds));
+    }
+
+    /** The round trip of each of {@code rounds} rounds of 100 ms, in ns; none on one processor. */
+    private static double[] measure(int rounds) throws InterruptedException {
         if (Runtime.getRuntime().availableProcessors() < 2) {
-            return "core-to-core round trip: n/a (one processor: each hand-off would wait for a time slice)";
+            return new double[0];
         }
         double[] nanos = new double[rounds];
         for (int i = 0; i < rounds; i++) {
             nanos[i] = roundTripNanos(ROUND);
         }
-        double[] sorted = nanos.clone();
-        Arrays.sort(sorted);
+        return nanos;
+    }
+
+    private static String describe(double[] nanos) {
+        if (nanos.length == 0) {
+            return "core-to-core round trip: n/a (one processor: each hand-off would wait for a time slice)";
+        }
         StringBuilder each = new StringBuilder();
         for (double n : nanos) {
             each.append(each.length() == 0 ? "" : ", ").append(Math.round(n));
         }
         return String.format(Locale.ROOT, "core-to-core round trip: %d ns (median of %d rounds of %d ms: %s ns)",
-                Math.round(sorted[rounds / 2]), rounds, ROUND.toMillis(), each);
+                Math.round(median(nanos)), nanos.length, ROUND.toMillis(), each);
+    }
+
+    private static double median(double[] nanos) {
+        double[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /**

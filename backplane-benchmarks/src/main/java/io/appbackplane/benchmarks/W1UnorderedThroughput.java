@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * W1, unordered throughput: tasks with no key and no ordering requirement, one in eight urgent
@@ -51,9 +52,9 @@ public class W1UnorderedThroughput {
     long tokens;
 
     @Setup(Level.Trial)
-    public void start() throws InterruptedException {
+    public void start(BenchmarkParams params) throws InterruptedException {
         tokens = Work.tokens(work);
-        CoreToCore.printAtTrialStart(); // the machine's mode for this fork
+        CoreToCore.recordAtTrialStart(params); // the machine's mode for this fork
         executor = Peers.create(peer, workers, Workloads.KEYS);
     }
 

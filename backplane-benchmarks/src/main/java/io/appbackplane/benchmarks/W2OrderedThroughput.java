@@ -60,7 +60,7 @@ public class W2OrderedThroughput {
     @Setup(Level.Trial)
     public void start(BenchmarkParams params) throws InterruptedException {
         tokens = Work.tokens(work);
-        CoreToCore.printAtTrialStart(); // the machine's mode for this fork
+        CoreToCore.recordAtTrialStart(params); // the machine's mode for this fork
         checker = new OrderChecker(params.getThreads(), Workloads.KEYS);
         keys = new Integer[Workloads.KEYS];
         for (int k = 0; k < keys.length; k++) {

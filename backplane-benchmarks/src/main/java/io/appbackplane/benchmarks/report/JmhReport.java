@@ -44,7 +44,7 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
  *
  * <pre>
  * java -cp backplane-benchmarks/target/benchmarks.jar io.appbackplane.benchmarks.report.JmhReport \
- *     docs/benchmarks jmh-result.json [more.json ...] [w3-latency.jsonl ...]
+ *     docs/benchmarks jmh-result.json [more.json ...] [w3-latency.jsonl ...] [fork-modes.jsonl]
  * </pre>
  *
  * <p>Throughput workloads (W1, W2, and W3's bulk score): a chart has one panel per benchmark method
@@ -53,7 +53,10 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
  * when there is one. The table also gives the median and the spread (min-max) of the per-fork
  * means, and the order violations where counted.
  *
- * <p>Files named {@code *.jsonl} are read as W3's urgent-latency lines (one per fork, written by
+ * <p>A file named {@code fork-modes.jsonl} is read as the W1 and W2 forks' modes ({@link
+ * ForkModes}), and a table then puts each fork's score beside the mode it started in.
+ *
+ * <p>Other files named {@code *.jsonl} are read as W3's urgent-latency lines (one per fork, written by
  * {@code W3UrgentLatency}); W3's table and chart then also show, per peer, the median over forks of
  * p50, p99, p99.9 and max, with min-max over forks.
  *
@@ -65,7 +68,7 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
  */
 public final class JmhReport {
 
-    private static final Pattern WORKLOAD = Pattern.compile("\\.(W\\d+)[A-Za-z0-9]*\\.([A-Za-z0-9_]+)$");
+    static final Pattern WORKLOAD = Pattern.compile("\\.(W\\d+)[A-Za-z0-9]*\\.([A-Za-z0-9_]+)$");
 
     private JmhReport() {}
 
@@ -78,9 +81,12 @@ public final class JmhReport {
         Path out = Path.of(args[0]);
         List<Result> results = new ArrayList<>();
         List<Latency> latencies = new ArrayList<>();
+        ForkModes modes = null;
         for (int i = 1; i < args.length; i++) {
             Path file = Path.of(args[i]);
-            if (file.getFileName().toString().endsWith(".jsonl")) {
+            if (file.getFileName().toString().endsWith("fork-modes.jsonl")) {
+                modes = ForkModes.read(file);
+            } else if (file.getFileName().toString().endsWith(".jsonl")) {
                 latencies.addAll(readLatencies(file));
             } else {
                 results.addAll(read(file));
@@ -131,6 +137,17 @@ public final class JmhReport {
                     table(e.getValue(), stdout);
                 }
             }
+            stdout.println();
+        }
+        if (modes != null) {
+            List<Result> throughput = new ArrayList<>(results.stream()
+                    .filter(r -> r.workload.equals("W1") || r.workload.equals("W2")).toList());
+            throughput.sort(Comparator.comparing(Result::workload).thenComparing(Result::method)
+                    .thenComparing(Result::work, Comparator.reverseOrder()).thenComparingInt(Result::workers)
+                    .thenComparingInt(r -> peerOrder(r.peer)));
+            stdout.println("### Forks by mode (W1, W2 and W6; fast: round trip under " + ForkModes.SLOW_FROM_NANOS + " ns)");
+            stdout.println();
+            modes.table(throughput, stdout);
             stdout.println();
         }
     }
