@@ -47,6 +47,11 @@ public final class DefaultBackplane implements Backplane {
 
     private final String name;
     private final BackplaneClock clock;
+    /**
+     * Replaced whole when threads, a quota or the CPU limit change; its priorities and admission
+     * reserve never change (components keep rule 11's thresholds computed from them, see {@link
+     * ComponentAdmission}).
+     */
     private volatile BackplanePolicy policy;
     private final ReadyQueues ready;
     private final QuotaLedger quotas;
