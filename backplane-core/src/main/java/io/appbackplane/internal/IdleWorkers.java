@@ -2,6 +2,7 @@ package io.appbackplane.internal;
 
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * How the idle workers of a {@link WorkerPool} wait for work and how producers wake them (DESIGN
@@ -185,13 +186,19 @@ final class IdleWorkers {
      * @return whether work (or a stop) came, as {@link #spinForWork}
      */
     boolean yieldForWork(int yields) {
-        long before = System.nanoTime(); // wall time of the yields themselves, whatever the backplane's clock
+        // Wall time of the yields themselves, whatever the backplane's clock.
+        return yieldForWork(yields, Thread::yield, System::nanoTime);
+    }
+
+    /** {@link #yieldForWork(int)} with the yield and the wall clock given (tests time the cap with their own). */
+    boolean yieldForWork(int yields, Runnable yield, LongSupplier wallClock) {
+        long before = wallClock.getAsLong();
         for (int i = 0; i < yields; i++) {
-            Thread.yield();
+            yield.run();
             if (scheduler.hasReadyObjects() || pool.isStopping()) {
                 return true;
             }
-            long now = System.nanoTime();
+            long now = wallClock.getAsLong();
             if (now - before > LONG_YIELD_NANOS) {
                 return false; // contended processors: park rather than make producers wait for this worker
             }

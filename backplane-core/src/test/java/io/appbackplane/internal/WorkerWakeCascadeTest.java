@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +139,34 @@ class WorkerWakeCascadeTest {
         assertThat(workers.yieldForWork(1_000)).isFalse();
         assertThat(workers.spinning()).isZero();
         assertThat(workers.idle()).isZero();
+    }
+
+    @Test
+    void yieldForWork_aYieldThatKeptTheWorkerAwayLongEndsTheYields() {
+        AtomicLong wallClock = new AtomicLong();
+        AtomicInteger yields = new AtomicInteger();
+
+        boolean sawWork = workers.yieldForWork(IdleWorkers.YIELDS_BEFORE_PARK, () -> {
+            yields.incrementAndGet();
+            wallClock.addAndGet(yields.get() == 3 ? IdleWorkers.LONG_YIELD_NANOS + 1 : 1_000); // the third is long
+        }, wallClock::get);
+
+        assertThat(sawWork).isFalse();
+        assertThat(yields).as("yields made: the third kept the worker away > 50 us, so it parks").hasValue(3);
+    }
+
+    @Test
+    void yieldForWork_yieldsOfUpToTheCapEachGoOnToTheirCount() {
+        AtomicLong wallClock = new AtomicLong();
+        AtomicInteger yields = new AtomicInteger();
+
+        boolean sawWork = workers.yieldForWork(IdleWorkers.YIELDS_BEFORE_PARK, () -> {
+            yields.incrementAndGet();
+            wallClock.addAndGet(IdleWorkers.LONG_YIELD_NANOS); // long, but not over the cap: not a contended processor
+        }, wallClock::get);
+
+        assertThat(sawWork).isFalse();
+        assertThat(yields).hasValue(IdleWorkers.YIELDS_BEFORE_PARK);
     }
 
     /**
