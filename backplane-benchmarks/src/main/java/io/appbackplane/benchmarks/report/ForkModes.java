@@ -83,7 +83,7 @@ final class ForkModes {
                 String mean = String.format(Locale.ROOT, "%.2f", r.forkMeans().get(i) / 1e6);
                 (roundTrips.get(i) < SLOW_FROM_NANOS ? fast : slow).add(mean);
             }
-            out.println("| " + r.method() + " | " + r.work() + " | " + r.peer() + " | " + r.workers() + " | "
+            out.println("| " + r.workload() + "." + r.method() + " | " + r.work() + " | " + r.peer() + " | " + r.workers() + " | "
                     + String.join(", ", fast) + " | " + String.join(", ", slow) + " | "
                     + roundTrips.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("") + " |");
         }
