@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -143,30 +144,27 @@ class WorkerWakeCascadeTest {
 
     @Test
     void yieldForWork_aYieldThatKeptTheWorkerAwayLongEndsTheYields() {
-        AtomicLong wallClock = new AtomicLong();
-        AtomicInteger yields = new AtomicInteger();
-
-        boolean sawWork = workers.yieldForWork(IdleWorkers.YIELDS_BEFORE_PARK, () -> {
-            yields.incrementAndGet();
-            wallClock.addAndGet(yields.get() == 3 ? IdleWorkers.LONG_YIELD_NANOS + 1 : 1_000); // the third is long
-        }, wallClock::get);
-
-        assertThat(sawWork).isFalse();
-        assertThat(yields).as("yields made: the third kept the worker away > 50 us, so it parks").hasValue(3);
+        // the third yield keeps the worker away over 50 us: it parks rather than yield on
+        assertThat(yieldsMade(yield -> yield == 3 ? IdleWorkers.LONG_YIELD_NANOS + 1 : 1_000)).isEqualTo(3);
     }
 
     @Test
     void yieldForWork_yieldsOfUpToTheCapEachGoOnToTheirCount() {
+        // long, but not over the cap: not a contended processor
+        assertThat(yieldsMade(yield -> IdleWorkers.LONG_YIELD_NANOS)).isEqualTo(IdleWorkers.YIELDS_BEFORE_PARK);
+    }
+
+    /**
+     * The yields {@code yieldForWork} makes with nothing ready when yield i (from 1) keeps the
+     * worker away for {@code nanosOfYield(i)} on the wall clock it is given.
+     */
+    private int yieldsMade(IntToLongFunction nanosOfYield) {
         AtomicLong wallClock = new AtomicLong();
         AtomicInteger yields = new AtomicInteger();
-
-        boolean sawWork = workers.yieldForWork(IdleWorkers.YIELDS_BEFORE_PARK, () -> {
-            yields.incrementAndGet();
-            wallClock.addAndGet(IdleWorkers.LONG_YIELD_NANOS); // long, but not over the cap: not a contended processor
-        }, wallClock::get);
-
+        boolean sawWork = workers.yieldForWork(IdleWorkers.YIELDS_BEFORE_PARK,
+                () -> wallClock.addAndGet(nanosOfYield.applyAsLong(yields.incrementAndGet())), wallClock::get);
         assertThat(sawWork).isFalse();
-        assertThat(yields).hasValue(IdleWorkers.YIELDS_BEFORE_PARK);
+        return yields.get();
     }
 
     /**
