@@ -22,6 +22,7 @@ common=(-f 5 -wi 3 -w 1s -i 5 -r 1s)
 
 mkdir -p "$raw/zgc" "$out/zgc"
 rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/*.txt "$raw"/zgc/*
+touch "$raw/fork-modes.jsonl" # the forks append to it; stays empty on one processor (no mode to record)
 cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
 
 # The machine's mode before each workload (docs/benchmarks.md, Method), one line each.
