@@ -1,11 +1,5 @@
 package io.appbackplane.benchmarks;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -22,7 +16,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * two vCPUs far apart), which is what every hand-off between a producer and a worker pays. W1 and
  * W2 print it at the start of each trial, so that a fork's score can be read next to the mode it
  * ran in (measured before the warm-up: the host may move a vCPU later in the fork, so it tells the
- * mode at the start), and append it as one JSON line to {@value #MODE_FILE_PROPERTY} ({@code
+ * mode at the start), and append it as one JSON line to {@link #MODE_FILE} ({@code
  * fork-modes.jsonl} in the working directory by default), which {@code JmhReport} reads to put each
  * fork's score beside its mode; {@code run-results.sh} also logs it before each workload. Run it
  * alone with {@code java -cp backplane-benchmarks/target/benchmarks.jar
@@ -39,8 +33,12 @@ public final class CoreToCore {
         System.out.println(describe(ROUNDS));
     }
 
-    /** The system property naming the file of the forks' modes (one JSON line per W1 or W2 fork). */
-    static final String MODE_FILE_PROPERTY = "bench.modeFile";
+    /**
+     * The file each W1 and W2 fork appends its mode to, one JSON line per fork: {@code
+     * -Dbench.modeFile=PATH} (as W3's {@code bench.latencyFile}); by default {@code fork-modes.jsonl}
+     * in the working directory.
+     */
+    static final String MODE_FILE = System.getProperty("bench.modeFile", "fork-modes.jsonl");
 
     /**
      * At the start of a W1 or W2 trial (the fork's mode): prints the round trip on a line of its own
@@ -60,12 +58,7 @@ public final class CoreToCore {
         String line = String.format(Locale.ROOT,
                 "{\"benchmark\":\"%s\",\"params\":{%s},\"roundTripNs\":%d,\"jdk\":\"%s\",\"startedAt\":\"%s\"}%n",
                 params.getBenchmark(), values, Math.round(median(rounds)), Runtime.version(), Instant.now());
-        Path file = Path.of(System.getProperty(MODE_FILE_PROPERTY, "fork-modes.jsonl"));
-        try {
-            Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append the fork's mode to " + file.toAbsolutePath(), e);
-        }
+        JsonLines.append(MODE_FILE, line, "the fork's mode");
     }
 
     /** One line for a log: the median round trip over {@code rounds} rounds of 100 ms, and each round's. */

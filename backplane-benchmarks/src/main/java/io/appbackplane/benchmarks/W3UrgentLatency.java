@@ -2,12 +2,6 @@ package io.appbackplane.benchmarks;
 
 import io.appbackplane.benchmarks.peers.KeyedExecutor;
 import io.appbackplane.benchmarks.peers.Peers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -150,12 +144,7 @@ public class W3UrgentLatency {
                 W3UrgentLatency.class.getSimpleName() + ".bulk", peer, workers, Runtime.version(), Instant.now(),
                 micros(measured.getValueAtPercentile(50)), micros(measured.getValueAtPercentile(99)),
                 micros(measured.getValueAtPercentile(99.9)), micros(measured.getMaxValue()), measured.getTotalCount());
-        Path file = Path.of(LATENCY_FILE);
-        try {
-            Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append the W3 latency line to " + file.toAbsolutePath(), e);
-        }
+        JsonLines.append(LATENCY_FILE, line, "the W3 latency line");
     }
 
     private static double micros(long nanos) {

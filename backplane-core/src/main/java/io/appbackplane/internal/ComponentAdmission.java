@@ -34,8 +34,8 @@ final class ComponentAdmission {
     private final ActionCounters counters;
     /** Requests accepted and not finished, under the operation limit. */
     private final AdmissionCounter outstanding = new AdmissionCounter();
-    /** The component's own admission reserve, or NaN to follow the backplane policy's. */
-    private final double ownAdmissionReserve;
+    /** The component's own admission reserve, else the backplane policy's (which never changes). */
+    private final double admissionReserve;
     /** The outstanding-operation limit and rule 11's thresholds of it; replaced whole when it changes. */
     private volatile AdmissionThresholds thresholds;
 
@@ -46,7 +46,7 @@ final class ComponentAdmission {
         this.backplaneCounters = backplane.counters;
         this.makeRoom = spec.makeRoom();
         this.counters = counters;
-        this.ownAdmissionReserve = spec.admissionReserve().orElse(Double.NaN);
+        this.admissionReserve = spec.admissionReserve().orElse(backplane.policy().admissionReserve());
         this.thresholds = thresholdsOf(spec.operationLimit());
     }
 
@@ -155,12 +155,11 @@ final class ComponentAdmission {
     }
 
     private AdmissionThresholds thresholdsOf(int limit) {
-        return AdmissionThresholds.of(limit, admissionReserve(), backplane.policy().priorities());
+        return AdmissionThresholds.of(limit, admissionReserve, backplane.policy().priorities());
     }
 
     double admissionReserve() {
-        double own = ownAdmissionReserve;
-        return Double.isNaN(own) ? backplane.policy().admissionReserve() : own;
+        return admissionReserve;
     }
 
     int admissionThreshold(int priority) {

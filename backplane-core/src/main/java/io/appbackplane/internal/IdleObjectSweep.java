@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * before, it is RELEASED and removed from the table; found in use (or pinned), it is unlisted, and
  * listed again when it next goes idle. So an object is released after between one and two
  * retention periods of idleness (plus the time a sweep takes, as the next is scheduled one
- * retention after the last one ends), and a key whose requests come more often than that keeps its object:
- * no new object, no table insert and removal per request.
+ * retention after the last one ends), and a key whose requests come more often than that keeps its
+ * object: no new object, no table insert and removal per request.
  *
  * <p>Why a list and not a walk over the table: a sweep costs in proportion to the objects that
  * went idle, not to every object (100,000 objects waiting for replies are never visited).

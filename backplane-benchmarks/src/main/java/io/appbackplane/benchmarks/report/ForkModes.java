@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
+import java.util.stream.Collectors;
 
 /**
  * Each W1 and W2 fork's score beside the machine's mode it started in. The forks append their
@@ -85,7 +86,7 @@ final class ForkModes {
             }
             out.println("| " + r.workload() + "." + r.method() + " | " + r.work() + " | " + r.peer() + " | " + r.workers() + " | "
                     + String.join(", ", fast) + " | " + String.join(", ", slow) + " | "
-                    + roundTrips.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("") + " |");
+                    + roundTrips.stream().map(String::valueOf).collect(Collectors.joining(", ")) + " |");
         }
     }
 }
