@@ -7,7 +7,8 @@
 #
 # Writes the JMH JSON (and W3's latency lines, and each W1/W2 fork's mode) to docs/benchmarks/raw/, one chart per workload to
 # docs/benchmarks/W<n>.png and the Markdown tables to docs/benchmarks/tables.md; W3 run again
-# with ZGC goes to docs/benchmarks/raw/zgc/ and docs/benchmarks/zgc/. JDK 21 or newer
+# with ZGC goes to docs/benchmarks/raw/zgc/ and docs/benchmarks/zgc/, and W2 in the outside
+# harness's flat shape (one priority, a window of 8,192, no CPU limit) to raw/w2-flat/ and w2-flat/. JDK 21 or newer
 # includes the virtual-thread peer (on 17-20 its trials fail at set-up and the run goes on).
 set -euo pipefail
 
@@ -20,8 +21,8 @@ raw="$out/raw"
 # least 5 forks, and on 2 cores a fork can stay in a slow mode for its life (docs/benchmarks.md).
 common=(-f 5 -wi 3 -w 1s -i 5 -r 1s)
 
-mkdir -p "$raw/zgc" "$out/zgc"
-rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/*.txt "$raw"/zgc/*
+mkdir -p "$raw/zgc" "$out/zgc" "$raw/w2-flat" "$out/w2-flat"
+rm -f "$raw"/*.json "$raw"/*.jsonl "$raw"/*.txt "$raw"/zgc/* "$raw"/w2-flat/*
 touch "$raw/fork-modes.jsonl" # the forks append to it; stays empty on one processor (no mode to record)
 cd "$raw" # W3's forks append their latency lines to ./w3-latency.jsonl
 
@@ -49,6 +50,14 @@ echo "== w3 with ZGC" >&2
 log_mode w3-zgc
 "$java" -Dbench.latencyFile="$raw/zgc/w3-latency.jsonl" -jar "$jar" W3UrgentLatency "${common[@]}" \
   -jvmArgsAppend "-Xms2g -Xmx2g -XX:+UseZGC" -rf json -rff "$raw/zgc/w3.json"
+# W2 again in the shape of an outside peer harness (W2OrderedThroughput's javadoc): every task at
+# priority 6, 8,192 tasks in flight, AppBackplane with no CPU limit. Its own files, so that its rows
+# are not mixed with the default shape's.
+echo "== w2 in the flat shape" >&2
+log_mode w2-flat
+touch "$raw/w2-flat/fork-modes.jsonl"
+"$java" -Dbench.modeFile="$raw/w2-flat/fork-modes.jsonl" -jar "$jar" W2OrderedThroughput.producers1 -p shape=flat -p peer=appbackplane,striped,pekko-t5 "${common[@]}" \
+  -rf json -rff "$raw/w2-flat/w2.json"
 bench w4 W4MemoryPerConversation -f 3
 bench w5 W5CpuLimitAccuracy -f 3 -wi 1 -i 3
 # W6: W1 and W2 again with 1 and 4 workers (2 workers come from the runs above).
@@ -59,10 +68,13 @@ bench w6-w2 W2OrderedThroughput.producers1 -p peer=appbackplane,striped,pekko-t5
 # The JSON names the java binary and the latency file by their paths on this machine; the page
 # is for any machine, so keep only what they are (the JDK's version stays in "jdkVersion").
 sed -i -e 's#"jvm" : "[^"]*"#"jvm" : "java"#' -e "s#-Dbench.latencyFile=$raw/#-Dbench.latencyFile=#" \
-  "$raw"/*.json "$raw"/zgc/*.json
+  -e "s#-Dbench.modeFile=$raw/#-Dbench.modeFile=#" \
+  "$raw"/*.json "$raw"/zgc/*.json "$raw"/w2-flat/*.json
 
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out" "$raw"/*.json "$raw/w3-latency.jsonl" "$raw/fork-modes.jsonl" \
   > "$out/tables.md"
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out/zgc" "$raw/zgc/w3.json" "$raw/zgc/w3-latency.jsonl" \
   > "$out/zgc/tables.md"
+"$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out/w2-flat" "$raw/w2-flat/w2.json" "$raw/w2-flat/fork-modes.jsonl" \
+  > "$out/w2-flat/tables.md"
 echo "charts in $out, tables in $out/tables.md" >&2

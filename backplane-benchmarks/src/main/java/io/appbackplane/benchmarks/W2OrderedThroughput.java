@@ -34,6 +34,12 @@ import org.openjdk.jmh.infra.ThreadParams;
  * violation fails the trial; {@code tpe-fifo} (no per-key order) is the negative control that
  * shows the check bites. Producers keep a bounded window of tasks in flight as in W1, so the score
  * is steady-state tasks run per second.
+ *
+ * <p>{@code shape} picks the load: {@code mixed} (the default) is the priority mix of W1 (one task in
+ * eight urgent) with a window of {@link Workloads#WINDOW} and AppBackplane charging a CPU limit of
+ * {@code workers} cores; {@code flat} is the shape of an outside peer harness: every task at
+ * priority {@value #FLAT_PRIORITY}, a window of {@value #FLAT_WINDOW} tasks that parks the producer
+ * until half remain, and AppBackplane's default policy with no CPU limit.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -52,7 +58,17 @@ public class W2OrderedThroughput {
     @Param("2")
     public int workers;
 
+    @Param({"mixed"})
+    public String shape;
+
+    /** The {@code flat} shape's one priority (of the default 8). */
+    static final int FLAT_PRIORITY = 6;
+
+    /** The {@code flat} shape's window: at most this many tasks in flight per producer. */
+    static final int FLAT_WINDOW = 8_192;
+
     KeyedExecutor executor;
+    boolean flat;
     long tokens;
     OrderChecker checker;
     Integer[] keys;
@@ -60,13 +76,18 @@ public class W2OrderedThroughput {
     @Setup(Level.Trial)
     public void start(BenchmarkParams params) throws InterruptedException {
         tokens = Work.tokens(work);
+        flat = switch (shape) {
+            case "mixed" -> false;
+            case "flat" -> true;
+            default -> throw new IllegalArgumentException("shape '" + shape + "' is unknown; allowed: mixed, flat");
+        };
         CoreToCore.recordAtTrialStart(params); // the machine's mode for this fork
         checker = new OrderChecker(params.getThreads(), Workloads.KEYS);
         keys = new Integer[Workloads.KEYS];
         for (int k = 0; k < keys.length; k++) {
             keys[k] = k;
         }
-        executor = Peers.create(peer, workers, Workloads.KEYS);
+        executor = flat ? Peers.createUnlimited(peer, workers, Workloads.KEYS) : Peers.create(peer, workers, Workloads.KEYS);
     }
 
     @TearDown(Level.Trial)
@@ -89,13 +110,14 @@ public class W2OrderedThroughput {
     /** One producer: its window, index, task counter and next sequence number per key. */
     @State(Scope.Thread)
     public static class Producer {
-        final Workloads.Window window = new Workloads.Window(Workloads.WINDOW);
+        Workloads.Window window;
         int index;
         long submitted;
         int[] nextSequence;
 
         @Setup(Level.Trial)
-        public void start(ThreadParams thread) {
+        public void start(ThreadParams thread, W2OrderedThroughput benchmark) {
+            window = new Workloads.Window(benchmark.flat ? FLAT_WINDOW : Workloads.WINDOW);
             index = thread.getThreadIndex();
             nextSequence = new int[Workloads.KEYS];
         }
@@ -130,7 +152,7 @@ public class W2OrderedThroughput {
         long i = producer.submitted++;
         int key = ThreadLocalRandom.current().nextInt(Workloads.KEYS);
         int sequence = ++producer.nextSequence[key];
-        executor.submit(keys[key], Workloads.priority(i),
+        executor.submit(keys[key], flat ? FLAT_PRIORITY : Workloads.priority(i),
                 new OrderedTask(checker, producer.window, producer.index, key, sequence, tokens));
         if ((i & VIOLATION_POLL_MASK) == 0) {
             violations.orderViolations += checker.take(producer.index);

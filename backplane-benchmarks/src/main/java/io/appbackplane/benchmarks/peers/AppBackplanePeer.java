@@ -13,9 +13,9 @@ import java.util.Locale;
 /**
  * AppBackplane as shipped: the default 8 priorities with their default quotas, CPU accounting on
  * (a CPU limit equal to the number of workers, so the budget is checked and charged for every
- * action but does not bind), default operation limits. A keyed task goes to the object for its key
+ * action but does not bind) unless the benchmark asks for no limit, default operation limits. A keyed task goes to the object for its key
  * ({@code execute}, no future); an unkeyed task to an {@link ObjectPool} of {@code 2 × workers}
- * objects (DESIGN rule 12; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
+ * objects (rule 12 of docs/scheduling.md; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
  * user who wants urgent unkeyed work to overtake bulk work gives it its own objects, exactly as
  * the {@code two-pools} peer gives it its own threads.
  */
@@ -27,11 +27,12 @@ final class AppBackplanePeer implements KeyedExecutor {
     private final ObjectPool[] unordered;
     private final int poolSize;
 
-    AppBackplanePeer(int workers) {
-        BackplanePolicy policy = BackplanePolicy.builder()
-                .threads(workers)
-                .cpuLimit(CpuLimit.ofCores(workers))
-                .build();
+    AppBackplanePeer(int workers, boolean cpuLimited) {
+        BackplanePolicy.Builder builder = BackplanePolicy.builder().threads(workers);
+        if (cpuLimited) {
+            builder.cpuLimit(CpuLimit.ofCores(workers));
+        }
+        BackplanePolicy policy = builder.build();
         backplane = Backplane.builder("benchmark").policy(policy).build();
         component = backplane.install(ComponentSpec.named("work"));
         poolSize = 2 * workers;

@@ -23,7 +23,7 @@ public final class Peers {
      */
     public static KeyedExecutor create(String name, int workers, int keys) {
         return switch (name) {
-            case "appbackplane" -> new AppBackplanePeer(workers);
+            case "appbackplane" -> new AppBackplanePeer(workers, true);
             case "tpe-fifo" -> new FifoThreadPoolPeer(workers);
             case "tpe-priority" -> new PriorityThreadPoolPeer(workers);
             case "forkjoin" -> new ForkJoinPeer(workers);
@@ -34,6 +34,15 @@ public final class Peers {
             case "two-pools" -> new TwoPoolsPeer(workers);
             default -> throw new IllegalArgumentException("peer '" + name + "' is unknown; allowed: " + NAMES);
         };
+    }
+
+    /**
+     * As {@link #create}, but AppBackplane with its default policy and no CPU limit (no CPU
+     * accounting to charge), as a user who sets no limit runs it; the other peers have no limit to
+     * drop and are created as by {@link #create}.
+     */
+    public static KeyedExecutor createUnlimited(String name, int workers, int keys) {
+        return name.equals("appbackplane") ? new AppBackplanePeer(workers, false) : create(name, workers, keys);
     }
 
     static int spread(Object key) {
