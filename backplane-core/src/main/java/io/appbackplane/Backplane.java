@@ -107,7 +107,12 @@ public interface Backplane extends AutoCloseable {
      */
     PublishResult publish(String topic, Object event);
 
-    /** Changes the number of worker threads; removed workers finish their current action first. */
+    /**
+     * Changes the number of worker threads; removed workers finish their current action first.
+     *
+     * @throws OutOfMemoryError if the JVM cannot start another thread: the workers started so far
+     *     keep running, and a later call (or the replacement of a worker that died) tries again
+     */
     void setThreads(int threads);
 
     /** Changes the quota of one priority; takes effect for the rest of the current period. */

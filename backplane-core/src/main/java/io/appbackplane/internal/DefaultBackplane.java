@@ -100,7 +100,12 @@ public final class DefaultBackplane implements Backplane {
         this.scheduler = new Scheduler(this, ready, quotas, cpu, policy.actionsPerTurn(), policy.slowActionThreshold());
         this.timers = new TimerService(name, clock);
         this.stepper = stepMode ? new StepDriver(this) : null;
-        this.workers = stepMode ? null : new WorkerPool(this, scheduler, policy.threads());
+        try {
+            this.workers = stepMode ? null : new WorkerPool(this, scheduler, policy.threads());
+        } catch (RuntimeException | Error e) { // no thread to start (the pool stopped those it started)
+            timers.stop();
+            throw e;
+        }
         this.self = new DefaultComponent(this, ComponentSpec.named(name), ready);
         components.add(self);
         componentsByName.put(name, self);

@@ -140,12 +140,16 @@ final class DefaultComponent implements BackplaneComponent {
     /**
      * Admits a request and queues its first action, in the caller's thread (rule 10).
      *
+     * <p>Whatever throws between admission and the object accepting the action (the key's {@code
+     * hashCode} or {@code equals}, the clock, an allocation) un-counts the request and counts it as
+     * failed ({@link Request#failUnqueued}), and the failure is thrown to the caller: nothing stays
+     * counted that will never finish.
+     *
      * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
      */
     private void dispatch(WorkObject pinned, Request request, Action<?> action) {
         Objects.requireNonNull(action, "action must not be null");
         int priority = request.priority(); // checked when the request was made
-        Object key = request.key;
         counters.submitted.increment();
         backplaneCounters.priority(priority).submitted.increment();
         ActionCounters endpoint = request.endpoint();
@@ -153,38 +157,48 @@ final class DefaultComponent implements BackplaneComponent {
             endpoint.submitted.increment();
         }
         admission.admit(request);
-        ActionNode node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
-        if (backplane.tracer != null) {
-            node.trace = ObservedActions.queued(backplane.tracer, this, priority);
-        }
-        while (true) {
-            WorkObject object = pinned != null ? pinned : keyedObjects.objectFor(key);
-            WorkObject.Enqueued offered = object.enqueue(node);
-            if (offered == Refusal.RELEASED) {
+        ActionNode node = null;
+        WorkObject object;
+        WorkObject.Enqueued offered;
+        try {
+            node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
+            if (backplane.tracer != null) {
+                node.trace = ObservedActions.queued(backplane.tracer, this, priority);
+            }
+            while (true) {
+                object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
+                offered = object.enqueue(node);
+                if (offered != Refusal.RELEASED) {
+                    break;
+                }
                 keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
                 pinned = null; // a handle released while we dispatched: the key's current object serves
-                continue;
             }
-            if (offered == Refusal.ABANDONED) {
-                request.abandon();
-                if (node.trace != null) {
-                    ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
-                }
-            } else if (offered instanceof ReadyEntry entry) {
-                backplane.scheduler().push(entry);
+        } catch (RuntimeException | Error e) {
+            request.failUnqueued();
+            if (node != null && node.trace != null) {
+                ObservedActions.dropped(backplane.tracer, List.of(node), () -> e);
             }
-            if (backplane.isStopped()) {
-                // Admitted before shutdown, queued after its sweep (which may have missed this object):
-                // fail what the object holds, as the sweep would have, so no request stays pending.
-                List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
-                for (Request left : object.abandon(dropped)) {
-                    left.abandon();
-                }
-                if (dropped != null) {
-                    ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(this));
-                }
+            throw e;
+        }
+        if (offered == Refusal.ABANDONED) {
+            request.abandon();
+            if (node.trace != null) {
+                ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
             }
-            return;
+        } else if (offered instanceof ReadyEntry entry) {
+            backplane.scheduler().push(entry);
+        }
+        if (backplane.isStopped()) {
+            // Admitted before shutdown, queued after its sweep (which may have missed this object):
+            // fail what the object holds, as the sweep would have, so no request stays pending.
+            List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
+            for (Request left : object.abandon(dropped)) {
+                left.abandon();
+            }
+            if (dropped != null) {
+                ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(this));
+            }
         }
     }
 

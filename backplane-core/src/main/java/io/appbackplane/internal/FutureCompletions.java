@@ -16,7 +16,11 @@ import java.util.concurrent.CompletableFuture;
  * {@code first*} fields; more go to arrays that grow once and are reused by this thread's later
  * turns. Every slot is cleared when flushed, so a parked worker keeps no result or future reachable.
  *
- * <p>Confined to its worker's thread (or the stepping thread), like its {@link RunContext}.
+ * <p>A shutdown sweep also collects the futures it fails in one, so that a sweep on the timer
+ * thread can hand them whole to another thread ({@code ShutdownSequence.completeOffTimerThread}).
+ *
+ * <p>Confined to one thread at a time: its worker's (or the stepping thread), like its {@link
+ * RunContext}; a sweep's, until it hands it over.
  */
 final class FutureCompletions {
 

@@ -42,7 +42,10 @@ import java.util.function.LongSupplier;
  * it makes no unpark system call. A yielding worker is neither idle nor spinning, like a worker in
  * a turn, as far as the counters go: producers that skip their unpark because no worker is idle
  * are covered by the second look of {@link #awaitWork}. Unlike a worker in a turn it may be off its
- * processor, so it stops yielding after one yield that kept it away for long, and parks.
+ * processor, so it stops yielding after one yield that kept it away for long, and parks. A worker
+ * that found nothing to take while an object is counted READY (its submitter has not pushed its
+ * entry yet) goes straight to the yields: a spin would only hold the processor that submitter may
+ * be waiting for.
  *
  * <p>The worker side is {@link #lookBeforeParking} ({@link #spinForWork}, {@link #yieldForWork}),
  * {@link #awaitWork} and {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
@@ -152,10 +155,27 @@ final class IdleWorkers {
      * What an idle worker does before it parks: the spin where spinning is free ({@link
      * #spinningIsFree()}, passed as {@code maySpin}), then, if that found nothing, the yields.
      *
+     * <p>No spin when an object is already counted READY although the select before this found
+     * nothing to take: its submitter is between counting it ({@code WorkObject.enqueue}, under the
+     * monitor) and pushing its entry, or another worker is between polling and taking it. The spin's
+     * check reads the depth, so it would end at once and send the worker back to select: select,
+     * one spin hint, select, ..., with no yield and no park, while a preempted submitter waited for
+     * the OS to preempt a spinning worker (a time slice). The yields hand the processor over
+     * instead: the submitter's entry is taken within one yield (issue 29, defect 4).
+     *
      * @return whether work (or a stop) came: the worker selects again instead of parking
      */
     boolean lookBeforeParking(boolean maySpin, int spins, int yields) {
-        return (maySpin && spinForWork(spins)) || yieldForWork(yields);
+        // Wall time of the yields themselves, whatever the backplane's clock.
+        return lookBeforeParking(maySpin, spins, yields, Thread::yield, System::nanoTime);
+    }
+
+    /** {@link #lookBeforeParking(boolean, int, int)} with the yield and the wall clock given (tests run the submitter in the yield). */
+    boolean lookBeforeParking(boolean maySpin, int spins, int yields, Runnable yield, LongSupplier wallClock) {
+        if (scheduler.hasReadyObjects()) {
+            return yieldForWork(yields, yield, wallClock); // counted, not yet pushed (or being taken): yield, never spin
+        }
+        return (maySpin && spinForWork(spins)) || yieldForWork(yields, yield, wallClock);
     }
 
     /**
@@ -186,7 +206,6 @@ final class IdleWorkers {
      * @return whether work (or a stop) came, as {@link #spinForWork}
      */
     boolean yieldForWork(int yields) {
-        // Wall time of the yields themselves, whatever the backplane's clock.
         return yieldForWork(yields, Thread::yield, System::nanoTime);
     }
 

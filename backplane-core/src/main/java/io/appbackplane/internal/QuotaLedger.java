@@ -9,15 +9,29 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Quotas per priority and their use in the current (virtual) period (DESIGN rules 2, 4, 6).
  *
  * <p>Invariant: {@code 0 <= used(p) <= quota(p)} for limited priorities. A charge is a CAS loop,
- * so concurrent workers never overdraw a quota. Replenishment (a real or virtual tick) resets every
- * use to 0; a virtual tick happens at most once per observed {@link #generation()}, so workers that
- * find every quota spent at the same moment replenish once, not once each.
+ * so concurrent workers never overdraw a quota. Replenishment (a real or virtual tick) moves the
+ * {@link #generation()} on, which is the whole of the tick: one CAS (virtual) or increment (real),
+ * so every reader sees a tick as one step. A virtual tick happens at most once per observed
+ * generation, so workers that find every quota spent at the same moment replenish once, not once
+ * each.
  *
- * <p>Each priority's slot holds {@code epoch << 32 | used}; a reset of a used slot moves its epoch
- * on. A charge returns the epoch it was taken in as its receipt, and a refund returns the charge
- * only while the slot is still in that epoch, in the same CAS: a charge taken before a tick and
- * refunded after it must not give back a unit of the new period (which would let one more action
- * run than the quota: issue 13, defect 8).
+ * <p>Each priority's slot holds {@code epoch << 32 | used}: the use counted in the period whose
+ * generation's low 32 bits are {@code epoch}. A slot whose epoch is not the current generation's
+ * holds the use of a period that is over, which counts as 0; the first charge of a new period
+ * writes the new epoch with a use of 1 (so a tick writes no slot, and a priority that was not used
+ * is not written at all). Readers read the slot and then the generation: a slot's epoch was read
+ * from the generation by its writer, so it is never newer than the generation read after it. A
+ * charge returns its epoch as its receipt, and a refund returns the charge only while the slot is
+ * still in that epoch, in the same CAS: a charge taken before a tick and refunded after it must not
+ * give back a unit of the new period (which would let one more action run than the quota: issue
+ * 13, defect 8).
+ *
+ * <p>Before issue 29 (defect 6) a tick moved the generation and then reset the slots one by one: a
+ * worker that read the new generation in between found the quotas still spent and ticked again,
+ * and the first tick's late reset then forgave what was charged after the second, so a priority
+ * could get twice its quota and the virtual-tick count was inflated. A charge that overlaps a tick
+ * may still be counted in the period that the tick ended (it read the slot and generation before
+ * the tick): a tick at most forgives the charges made while it happened.
  */
 final class QuotaLedger {
 
@@ -36,6 +50,7 @@ final class QuotaLedger {
     /** The slot of priority p, {@code epoch << 32 | used}, is at index {@link #slot}(p) ({@link CacheLines#stridedIndex}). */
     private final AtomicLongArray used;
     private final AtomicIntegerArray quotas;
+    /** Replenishments so far (real and virtual); its low 32 bits are the current period's epoch. */
     private final AtomicLong generation = new AtomicLong();
     private final AtomicLong virtualTicks = new AtomicLong();
 
@@ -54,31 +69,29 @@ final class QuotaLedger {
         int i = slot(p);
         while (true) {
             long slot = used.get(i);
-            if (usedOf(slot) >= quota) {
+            long epoch = epochOfGeneration(generation.get()); // read after the slot (class comment)
+            int use = epochOf(slot) == epoch ? usedOf(slot) : 0; // a period that is over counts as none
+            if (use >= quota) {
                 return NO_CHARGE;
             }
-            if (used.compareAndSet(i, slot, slot + 1)) {
-                return epochOf(slot);
+            if (used.compareAndSet(i, slot, epoch << 32 | (use + 1))) {
+                return epoch;
             }
-            // CAS lost to another worker charging or a tick resetting: re-read and retry.
+            // CAS lost to another worker charging or refunding: re-read and retry.
         }
-    }
-
-    /** Charges one action to priority {@code p} that is never refunded; false if its quota is spent. */
-    boolean tryCharge(int p) {
-        return charge(p) != NO_CHARGE;
     }
 
     /**
      * Returns a charge taken for an action that did not run (its entry turned out stale), unless a
-     * tick replenished the priority since: then the charge belonged to a period that is over.
+     * period began since and was charged: then the charge belonged to a period that is over. (A
+     * refund into a slot still in the charge's epoch after a tick lowers a use that counts as 0.)
      */
     void refund(int p, long receipt) {
         int i = slot(p);
         while (true) {
             long slot = used.get(i);
             if (epochOf(slot) != receipt || usedOf(slot) == 0) {
-                return; // a tick reset the use in between: nothing of this period to return
+                return; // a later period's use: nothing of the charge's period to return
             }
             if (used.compareAndSet(i, slot, slot - 1)) {
                 return;
@@ -112,27 +125,36 @@ final class QuotaLedger {
         return slot >>> 32;
     }
 
+    /**
+     * The epoch of {@code generation}'s period. Epochs repeat every 2^32 replenishments: a slot not
+     * charged for exactly a multiple of that many would count its old use again, for one period.
+     */
+    private static long epochOfGeneration(long generation) {
+        return generation & USED_MASK;
+    }
+
     int quota(int p) {
         return quotas.get(p);
     }
 
-    /** The epoch priority {@code p}'s slot is in: the receipt a charge taken now would get (for tests). */
-    long epoch(int p) {
-        return epochOf(used.get(slot(p)));
-    }
-
+    /** Priority {@code p}'s use in the current period. */
     int used(int p) {
-        return usedOf(used.get(slot(p)));
+        long slot = used.get(slot(p));
+        return epochOf(slot) == epochOfGeneration(generation.get()) ? usedOf(slot) : 0;
     }
 
-    /** Changes with every replenishment; read before a scan that may end in a virtual tick. */
+    /**
+     * Changes with every replenishment; read before a scan that may end in a virtual tick. Its low
+     * 32 bits are the receipt a charge taken now would get.
+     */
     long generation() {
         return generation.get();
     }
 
     /**
      * Replenishes all quotas because every priority with work has spent its quota (rule 6), unless
-     * another worker already did since {@code observedGeneration}.
+     * another replenishment (virtual or real) happened since {@code observedGeneration}: one CAS,
+     * which is the whole tick.
      *
      * @return whether this call replenished
      */
@@ -140,7 +162,6 @@ final class QuotaLedger {
         if (!generation.compareAndSet(observedGeneration, observedGeneration + 1)) {
             return false;
         }
-        reset();
         virtualTicks.incrementAndGet();
         return true;
     }
@@ -148,31 +169,10 @@ final class QuotaLedger {
     /** Replenishes all quotas at a real tick (rule 4). */
     void realTick() {
         generation.incrementAndGet();
-        reset();
     }
 
     long virtualTicks() {
         return virtualTicks.get();
-    }
-
-    /**
-     * Sets every use to 0, writing only the priorities that were used: a virtual tick comes every
-     * few dozen actions under load, and a write to an unused priority's line would only take that
-     * line away from the cores reading it (a select reads the use of every priority it charges).
-     */
-    private void reset() {
-        for (int p = 0; p < quotas.length(); p++) {
-            int i = slot(p);
-            while (true) {
-                long slot = used.get(i);
-                // an unused slot holds no charge to refund: leaving its epoch is safe. The epoch wraps
-                // after 2^32 resets: a refund would have to hold its receipt across all of them.
-                if (usedOf(slot) == 0 || used.compareAndSet(i, slot, (epochOf(slot) + 1) << 32)) {
-                    break;
-                }
-                // CAS lost to a charge or refund: reset what it left
-            }
-        }
     }
 
     static boolean isUnlimited(int quota) {

@@ -117,6 +117,22 @@ final class Request {
                 + SafeText.of(key) + "' of component '" + component.name() + "' finished (drain timeout elapsed)"), true, later);
     }
 
+    /**
+     * Finishes a request that was admitted but never queued: something its dispatch ran after
+     * admission threw (a key's {@code hashCode} or {@code equals}, the clock, an allocation).
+     * It is un-counted from every outstanding count and counted as failed, here, in the
+     * dispatcher's thread. The cause is the dispatcher's to throw: its caller never received
+     * this request's future (a digested endpoint's caller does, and that future fails when the
+     * digester's action fails with the cause), a fire-and-forget caller is told by the throw (so
+     * no unobserved-failure listener hears of it), and a timer firing that was not queued is
+     * skipped by its timer, which therefore is not told that it finished.
+     */
+    void failUnqueued() {
+        if (markFinished()) {
+            component.requestFinished(this, false, false);
+        }
+    }
+
     /** Whether the request has finished. */
     boolean isFinished() {
         return ((int) BITS.getAcquire(this) & FINISHED) != 0;

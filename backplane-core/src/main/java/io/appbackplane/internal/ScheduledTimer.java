@@ -78,7 +78,8 @@ final class ScheduledTimer implements TimerHandle {
                 }
                 LOG.log(System.Logger.Level.DEBUG, "timer firing rejected: {0}", e.getMessage());
             } catch (RuntimeException | Error e) {
-                // Nothing of the user's runs here any more (no make-room hook for a firing), but a
+                // No user hook runs here (no make-room hook for a firing), but the key's hashCode and
+                // equals do, and the dispatch un-counted the firing if they threw after admission; a
                 // failure to queue one firing must never end the timer: skip it and go on.
                 outstanding = false;
                 skipped.incrementAndGet();

@@ -24,6 +24,16 @@ import java.util.function.BiConsumer;
  * user drops is not kept by it. The map is consulted only once some stage has a shared listener
  * ({@link #any}): a backplane whose waits never time out on pending stages pays one volatile read
  * per wait.
+ *
+ * <p>A stage is used only through {@link CompletionStage} methods ({@code whenComplete}), whatever
+ * its class: the JDK's own minimal stages ({@code completedStage}, {@code failedStage}, {@code
+ * minimalCompletionStage}) are {@code CompletableFuture} subclasses whose other methods, {@code
+ * isDone} among them, throw (issue 29, defect 1). So whether a stage has completed is never asked:
+ * a stage that completed has a shared listener that no longer takes waits ({@link Listener#add}
+ * says so), and a stage that completed before its timeout's listener was registered runs that
+ * listener at once, which removes it again. Only {@code CompletableFuture}s (minimal stages
+ * included) are shared: they are map keys by identity, which a foreign stage's {@code equals} may
+ * not be.
  */
 final class SharedReplyListeners {
 
@@ -34,9 +44,9 @@ final class SharedReplyListeners {
 
     /** Starts delivering {@code stage}'s outcome to {@code reply}: through the stage's shared listener if it has one. */
     void listen(PendingReply reply, CompletionStage<?> stage) {
-        if (any && stage instanceof CompletableFuture<?> future && !future.isDone()) {
+        if (any && stage instanceof CompletableFuture<?> future) {
             Listener shared = byStage.get(future);
-            if (shared != null && shared.add(reply)) {
+            if (shared != null && shared.add(reply)) { // false once the stage completed
                 return;
             }
         }
@@ -44,12 +54,14 @@ final class SharedReplyListeners {
     }
 
     /**
-     * A wait on {@code stage} timed out. If the stage is still pending, later waits on it share one
-     * listener (the timed-out record stays on the stage, cleared, until the stage completes).
+     * A wait on {@code stage} timed out: later waits on it share one listener (the timed-out record
+     * stays on the stage, cleared, until the stage completes). Called on the timer thread; what it
+     * registers runs only this class's code, on whichever thread completes the stage (on this one
+     * if the stage has completed already: then the listener removes itself at once).
      */
     void timedOut(CompletionStage<?> stage) {
-        if (!(stage instanceof CompletableFuture<?> future) || future.isDone()) {
-            return; // a foreign stage keeps one completion per wait: it may not be a CompletableFuture at all
+        if (!(stage instanceof CompletableFuture<?> future)) {
+            return; // a foreign stage keeps one completion per wait: its equals may not be identity
         }
         Listener shared;
         synchronized (byStage) {

@@ -43,6 +43,12 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Timer firings come from outside, so none are wanted once shutdown began: the components' live
  * timers are cancelled when it begins, and one started later is cancelled at once.
+ *
+ * <p>The deadlines run on the timer thread, where no caller's callback may run (a slow one would
+ * hold up real ticks, reply timeouts and the next deadline): the futures a sweep fails, and the
+ * report, are completed there by another thread ({@link #completeOffTimerThread}); on any other
+ * thread (a caller of {@code shutdown} or {@code close}, a worker finishing the last request, a
+ * {@code ManualClock}'s caller) they are completed in place.
  */
 final class ShutdownSequence {
 
@@ -226,8 +232,10 @@ final class ShutdownSequence {
         }
         cancelDeadline();
         failedAtShutdown.addAndGet(failRemaining(true));
-        backplane.stopWorkersAndTimers().whenComplete((ignored, failure) ->
-                report.complete(new ShutdownReport(finishedWhileDraining.sum(), failedAtShutdown.get())));
+        backplane.stopWorkersAndTimers().whenComplete((ignored, failure) -> {
+            ShutdownReport done = new ShutdownReport(finishedWhileDraining.sum(), failedAtShutdown.get());
+            completeOffTimerThread(() -> report.complete(done));
+        });
     }
 
     /**
@@ -238,6 +246,7 @@ final class ShutdownSequence {
      */
     private long failRemaining(boolean forever) {
         long failed = 0;
+        FutureCompletions futures = new FutureCompletions(); // the callers' callbacks run after the sweep, off the timer thread
         for (DefaultComponent component : backplane.componentsIncludingSelf()) {
             for (WorkObject object : component.objects()) {
                 List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
@@ -245,14 +254,36 @@ final class ShutdownSequence {
                     if (!request.isFinished()) {
                         failed++;
                     }
-                    request.abandon();
+                    request.abandon(futures);
                 }
                 if (dropped != null) {
                     ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(component));
                 }
             }
         }
+        if (!futures.isEmpty()) {
+            completeOffTimerThread(futures::completeAll);
+        }
         return failed;
+    }
+
+    /**
+     * Runs {@code completions} (completing callers' futures, which runs their callbacks) here, or on
+     * the JDK's default asynchronous executor if this is the backplane's timer thread: no caller's
+     * callback runs there. One task for the whole batch, so the futures complete in the order the
+     * sweep failed them.
+     */
+    private void completeOffTimerThread(Runnable completions) {
+        if (!backplane.timers().isTimerThread()) {
+            completions.run();
+            return;
+        }
+        CompletableFuture.runAsync(completions).whenComplete((ignored, failure) -> {
+            if (failure != null) { // only what a future's completion let escape: its dependants' failures stay in them
+                LOG.log(System.Logger.Level.WARNING, "backplane ''" + backplane.name() + "'': completing callers'"
+                        + " futures at shutdown failed", failure);
+            }
+        });
     }
 
     private void schedule(Duration timeout, Runnable action) {

@@ -114,6 +114,14 @@ final class TimerService implements ManualClock.TimerSource {
         }
     }
 
+    /**
+     * Whether the calling thread is this service's timer thread (never, on a {@link ManualClock}:
+     * there the thread calling {@code advance} fires the timers, and it is the caller's own).
+     */
+    boolean isTimerThread() {
+        return thread != null && Thread.currentThread() == thread;
+    }
+
     /** Timers pending (for statistics and tests). */
     int pending() {
         lock.lock();

@@ -42,16 +42,41 @@ final class WorkerPool {
     private final java.util.concurrent.atomic.AtomicLong replaced = new java.util.concurrent.atomic.AtomicLong();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private volatile boolean stopping;
+    private final ThreadStarter starter;
+
+    /** Starts a worker's thread. */
+    @FunctionalInterface
+    interface ThreadStarter {
+        void start(Thread thread);
+    }
 
     WorkerPool(DefaultBackplane backplane, Scheduler scheduler, int threads) {
+        this(backplane, scheduler, threads, Thread::start);
+    }
+
+    /**
+     * A pool whose worker threads {@code starter} starts ({@link Thread#start} in production; a
+     * test's may throw, as {@code start} does when the JVM cannot create another thread).
+     */
+    WorkerPool(DefaultBackplane backplane, Scheduler scheduler, int threads, ThreadStarter starter) {
+        this.starter = starter;
         this.backplane = backplane;
         this.backplaneName = backplane.name();
         this.scheduler = scheduler;
         this.idleWorkers = new IdleWorkers(scheduler, this);
-        setThreads(threads);
+        try {
+            setThreads(threads);
+        } catch (RuntimeException | Error e) {
+            stop(); // the workers that did start must not outlive a pool nobody holds
+            throw e;
+        }
     }
 
-    /** Grows at once; shrinks as surplus workers reach a turn boundary. */
+    /**
+     * Grows at once; shrinks as surplus workers reach a turn boundary. If a thread cannot be made
+     * or started (the JVM is out of threads), the pool stays as large as it got, the target
+     * unchanged (a later resize or replacement tries again), and the failure is thrown.
+     */
     void setThreads(int threads) {
         if (stopping) {
             return;
@@ -63,13 +88,34 @@ final class WorkerPool {
                 break;
             }
             if (live.compareAndSet(l, l + 1)) {
-                Worker worker = new Worker(nextId.incrementAndGet());
-                idleWorkers.enlist(worker);
-                worker.thread.start();
+                startWorker();
             }
         }
         if (live.get() > threads) {
             signalAll(); // parked surplus workers must wake to retire
+        }
+    }
+
+    /**
+     * Starts one worker, counted in {@code live} by the caller. A worker whose thread was not
+     * started is undone (its slot given back, delisted, {@code live} lowered), or {@code live}
+     * would stay above the threads that can exit and {@link #stop} would never complete.
+     */
+    private void startWorker() {
+        Worker worker = null;
+        try {
+            worker = new Worker(nextId.incrementAndGet());
+            idleWorkers.enlist(worker);
+            starter.start(worker.thread);
+        } catch (RuntimeException | Error e) {
+            if (worker != null) {
+                idleWorkers.delist(worker);
+                worker.thread.neverStarted();
+            }
+            if (live.decrementAndGet() == 0 && stopping) {
+                terminated.complete(null); // stop() ran meanwhile and saw this worker counted
+            }
+            throw e;
         }
     }
 
@@ -149,12 +195,17 @@ final class WorkerPool {
         replaced.incrementAndGet();
         LOG.log(System.Logger.Level.ERROR, "backplane ''" + backplaneName + "'': a worker died of an unexpected error;"
                 + " starting a replacement", cause);
-        setThreads(target.get());
+        try {
+            setThreads(target.get());
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "backplane ''" + backplaneName + "'': the replacement worker could not"
+                    + " start; " + live.get() + " of " + target.get() + " workers run", e);
+        }
     }
 
 
     private final class Worker extends Parker implements Runnable {
-        final Thread thread;
+        final WorkerThread thread;
         private final RunContext context;
         private boolean retired;
         /** Whether this worker is running a turn; written by it (release), read by statistics (acquire). */

@@ -9,7 +9,7 @@ import java.util.BitSet;
  * contended atomic updates.
  *
  * <p>Invariant: a slot is held by at most one live worker thread; it is taken when the thread is
- * created and given back when its {@code run} ends. Taking and giving back synchronize on one
+ * created and given back when its {@code run} ends, or at once if the thread could not be started. Taking and giving back synchronize on one
  * lock, so everything the previous holder wrote to its tallies happens-before the next holder's
  * first write.
  */
@@ -38,6 +38,18 @@ final class WorkerThread extends Thread {
             super.run();
         } finally {
             giveBack(slot);
+        }
+    }
+
+    /** Gives the slot back for a thread that was never started (its {@code run}, which would, never runs). */
+    void neverStarted() {
+        giveBack(slot);
+    }
+
+    /** Whether a live worker thread holds {@code slot} (the class invariant, checked by tests). */
+    static boolean isSlotTaken(int slot) {
+        synchronized (SLOTS) {
+            return SLOTS.get(slot);
         }
     }
 

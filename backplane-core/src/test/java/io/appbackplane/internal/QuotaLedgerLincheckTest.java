@@ -3,6 +3,7 @@ package io.appbackplane.internal;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -11,6 +12,8 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -18,11 +21,13 @@ import org.junit.jupiter.api.Test;
  * Lincheck tests of {@link QuotaLedger}: charges are CAS-ed, so a quota is never overdrawn, and a
  * virtual tick happens at most once per observed generation.
  *
- * <p>Two harnesses, because the ledger is linearizable only in part. {@link Charges}: charge,
+ * <p>Several harnesses, because the ledger is linearizable only in part. {@link Charges}: charge,
  * refund and read across two priorities, no ticks — linearizable, results compared exactly.
- * {@link Ticks}: charges race real and virtual ticks. A tick resets the priorities one by one after
- * moving the generation, so a charge or read that overlaps a tick may see a half-replenished ledger
- * (benign: a tick at most forgives the charges made while it ran). There the harness exposes only
+ * {@link OneStepTicks}: charges and virtual ticks on one priority, results compared exactly: a
+ * tick is one step for every reader ({@link GenerationBeforeResetTicks}, the order before issue
+ * 29, must be caught). {@link Ticks}: charges and refunds race real and virtual ticks across two
+ * priorities. A charge that overlaps a tick may be counted in the period the tick ended (benign: a
+ * tick at most forgives the charges made while it happened), so there the harness exposes only
  * what is atomic — the generation and which virtual tick won it — and every operation asserts
  * {@code 0 <= used(p) <= quota(p)} for every priority.
  */
@@ -65,11 +70,11 @@ public class QuotaLedgerLincheckTest {
         }
 
         boolean charge(int p) {
-            return ledger.tryCharge(p);
+            return ledger.charge(p) != QuotaLedger.NO_CHARGE;
         }
 
         void returnCharge(int p) {
-            ledger.refund(p, ledger.epoch(p)); // no ticks here: every charge is of the current epoch
+            ledger.refund(p, ledger.generation()); // no ticks here: every charge is of generation 0
         }
 
         int use(int p) {
@@ -124,13 +129,13 @@ public class QuotaLedgerLincheckTest {
 
         @Operation
         public void tryCharge(@Param(gen = IntGen.class, conf = "0:1") int p) {
-            ledger.tryCharge(p);
+            ledger.charge(p);
             checkNotOverdrawn();
         }
 
         @Operation
         public void refund(@Param(gen = IntGen.class, conf = "0:1") int p) {
-            ledger.refund(p, ledger.epoch(p));
+            ledger.refund(p, currentReceipt(ledger));
             checkNotOverdrawn();
         }
 
@@ -166,6 +171,96 @@ public class QuotaLedgerLincheckTest {
                     throw new AssertionError("priority " + p + " used " + u + " of quota " + ledger.quota(p));
                 }
             }
+        }
+    }
+
+    // ---------------------------------------------------------------- a virtual tick is one step
+
+    /**
+     * Charges racing virtual ticks on one priority of quota 1, with results compared against a
+     * sequential run: a tick must be one atomic step as seen by every reader (issue 29, defect 6).
+     * With one priority there is no half-replenished ledger to excuse, so this harness is
+     * linearizable exactly when a tick is. Today's order before the fix (move the generation, then
+     * reset the use) is not: a worker that read the new generation in between could tick again,
+     * charge, and then have the first tick's late reset forgive its charge, so the priority got
+     * twice its quota and two ticks were counted for one replenishment ({@link
+     * #ticksScenario}).
+     */
+    public static class OneStepTicks {
+
+        private final QuotaLedger ledger = new QuotaLedger(new int[] {1});
+
+        public OneStepTicks() {}
+
+        @Operation
+        public boolean charge() {
+            return chargeOnce();
+        }
+
+        /** A worker that found every quota spent after reading generation {@code g}. */
+        @Operation
+        public boolean virtualTick(@Param(gen = IntGen.class, conf = "0:2") int g) {
+            return tick(g);
+        }
+
+        boolean chargeOnce() {
+            return ledger.charge(0) != QuotaLedger.NO_CHARGE;
+        }
+
+        boolean tick(long g) {
+            return ledger.virtualTick(g);
+        }
+    }
+
+    /** The ledger's order before the fix, kept here to show that {@link OneStepTicks} catches it. */
+    public static class GenerationBeforeResetTicks extends OneStepTicks {
+
+        private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
+        /** {@code epoch << 32 | used}, as the ledger's slots were. */
+        private final java.util.concurrent.atomic.AtomicLong slot = new java.util.concurrent.atomic.AtomicLong();
+
+        public GenerationBeforeResetTicks() {}
+
+        @Override
+        boolean chargeOnce() {
+            while (true) {
+                long s = slot.get();
+                if ((s & 0xFFFF_FFFFL) >= 1) {
+                    return false;
+                }
+                if (slot.compareAndSet(s, s + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean tick(long g) {
+            if (!generation.compareAndSet(g, g + 1)) { // BROKEN on purpose: readers see the new generation ...
+                return false;
+            }
+            while (true) { // ... before the use is reset
+                long s = slot.get();
+                if ((s & 0xFFFF_FFFFL) == 0 || slot.compareAndSet(s, ((s >>> 32) + 1) << 32)) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code charge() ; [virtualTick(0) || virtualTick(1), charge()] ; charge()}: the quota is
+     * spent, and the second tick can come between the first one's move of the generation and its
+     * reset. A sequential run allows one charge after both ticks; today's order allowed two.
+     */
+    static ExecutionScenario ticksScenario(Class<? extends OneStepTicks> harness) {
+        try {
+            Actor charge = new Actor(harness.getMethod("charge"), List.of());
+            Actor tick0 = new Actor(harness.getMethod("virtualTick", int.class), List.<Object>of(0));
+            Actor tick1 = new Actor(harness.getMethod("virtualTick", int.class), List.<Object>of(1));
+            return new ExecutionScenario(List.of(charge), List.of(List.of(tick0), List.of(tick1, charge)), List.of(charge), null);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
         }
     }
 
@@ -240,8 +335,13 @@ public class QuotaLedgerLincheckTest {
 
         @Override
         void refund(int p, long receipt) {
-            ledger.refund(p, ledger.epoch(p)); // BROKEN on purpose: as if the receipt were always current
+            ledger.refund(p, currentReceipt(ledger)); // BROKEN on purpose: as if the receipt were always current
         }
+    }
+
+    /** The receipt a charge taken now would get: the current generation's epoch. */
+    static long currentReceipt(QuotaLedger ledger) {
+        return ledger.generation() & 0xFFFF_FFFFL;
     }
 
     // ---------------------------------------------------------------- tests
@@ -264,6 +364,21 @@ public class QuotaLedgerLincheckTest {
     @Test
     public void ticks_modelChecking_neverOverdrawnAndOneVirtualTickPerGeneration() {
         modelChecking(1).check(Ticks.class);
+    }
+
+    @Test
+    public void oneStepTicks_modelChecking_linearizable() {
+        modelChecking(1).addCustomScenario(ticksScenario(OneStepTicks.class)).check(OneStepTicks.class);
+    }
+
+    @Test
+    public void generationBeforeReset_modelChecking_isCaught() {
+        LincheckAssertionError caught = assertThrows(LincheckAssertionError.class, () -> new ModelCheckingOptions()
+                .iterations(0) // only the custom scenario: the interleaving is found in every run
+                .invocationsPerIteration(1_000)
+                .addCustomScenario(ticksScenario(GenerationBeforeResetTicks.class))
+                .check(GenerationBeforeResetTicks.class));
+        assertTrue(caught.getMessage().contains("Invalid execution results"), caught::getMessage);
     }
 
     @Test
@@ -293,6 +408,8 @@ public class QuotaLedgerLincheckTest {
         stress(10).check(Ticks.class);
         modelChecking(10).check(Ticks.class);
         modelChecking(10).check(RefundAfterTick.class);
+        modelChecking(10).addCustomScenario(ticksScenario(OneStepTicks.class)).check(OneStepTicks.class);
+        stress(10).check(OneStepTicks.class);
     }
 
     static StressOptions stress(int scale) {
