@@ -15,7 +15,7 @@ import java.util.Locale;
  * (a CPU limit equal to the number of workers, so the budget is checked and charged for every
  * action but does not bind), default operation limits. A keyed task goes to the object for its key
  * ({@code execute}, no future); an unkeyed task to an {@link ObjectPool} of {@code 2 × workers}
- * objects (DESIGN rule 12; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
+ * objects (scheduling rule 12; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
  * user who wants urgent unkeyed work to overtake bulk work gives it its own objects, exactly as
  * the {@code two-pools} peer gives it its own threads.
  */
