@@ -28,7 +28,7 @@ public interface ActionContext {
 
     /**
      * Parks the object on the wait queue until {@code reply} completes, then runs {@code handler}
-     * on the object before any request it received in the meantime (DESIGN rule 8). No thread is
+     * on the object before any request it received in the meantime (scheduling rule 8). No thread is
      * held while waiting. The request's future completes with the handler's result.
      *
      * <p>The action must return the value of this call (which is {@code null}); returning anything
@@ -100,7 +100,7 @@ public interface ActionContext {
 
     /**
      * Whether more urgent work is waiting for a worker anywhere in this JVM (priority inheritance
-     * across backplanes, DESIGN rule 14). Long actions should poll this and, when it is {@code
+     * across backplanes, scheduling rule 14). Long actions should poll this and, when it is {@code
      * true}, return {@link #yieldTo} with the rest of their work. Cheap enough to call in a loop.
      */
     boolean shouldYield();

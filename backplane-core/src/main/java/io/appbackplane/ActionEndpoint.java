@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Converts requests into actions on a component's objects (DESIGN §3.2): the object and priority
+ * Converts requests into actions on a component's objects (docs/scheduling.md, modules and states): the object and priority
  * are decided in the caller's thread (or by a digester inside the backplane) and the request is
  * queued at once. Requests are accepted only while the component is in one of the endpoint's
  * accepting states. Thread-safe.

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A scheduler, its worker threads and its policy: the shared policy domain that components are
- * installed into (DESIGN §3). Work reaches it as {@linkplain Action actions} submitted to objects
+ * installed into (docs/scheduling.md). Work reaches it as {@linkplain Action actions} submitted to objects
  * of its components; it runs them by priority with quotas, within a CPU budget per integration
  * period, one action at a time per object.
  *
@@ -39,7 +39,7 @@ public interface Backplane extends AutoCloseable {
 
     /**
      * Links backplanes of one application so that a component of one may depend on a component of
-     * another by name (DESIGN §3.2: urgent and bulk work are often split into two backplanes). A
+     * another by name (docs/scheduling.md, modules and states: urgent and bulk work are often split into two backplanes). A
      * dependency is looked up in the component's own backplane first, then in the linked ones. Each
      * backplane's {@link #moveTo} then waits, for such a component, until the dependency has entered
      * the same state (on the way down: until the dependents in other backplanes have gone DOWN), so
@@ -77,7 +77,7 @@ public interface Backplane extends AutoCloseable {
     Collection<BackplaneComponent> components();
 
     /**
-     * The backplane's own component (DESIGN §3: a backplane is itself a component). It has the
+     * The backplane's own component (a backplane is itself a component). It has the
      * backplane's name, is listed first among {@link #components()}, and every other component
      * implicitly depends on it: it enters each state first and goes DOWN last.
      */
@@ -87,7 +87,7 @@ public interface Backplane extends AutoCloseable {
     ComponentState state();
 
     /**
-     * Moves every component to {@code target} in dependency order (DESIGN §3.2): up from START
+     * Moves every component to {@code target} in dependency order (docs/scheduling.md, modules and states): up from START
      * through INITIALIZING to PRIMARY or SECONDARY, between those two, or DOWN (dependents first).
      * Each transition runs as an action on the component's own object after its dependencies (on
      * the way down: its dependents) completed theirs; state hooks run there. Moves are serialized.
@@ -121,7 +121,7 @@ public interface Backplane extends AutoCloseable {
     /** Changes the CPU limit; takes effect at once for the current period. */
     void setCpuLimit(CpuLimit cpuLimit);
 
-    /** An immutable snapshot of the backplane's statistics (DESIGN rule 17). */
+    /** An immutable snapshot of the backplane's statistics (scheduling rule 17). */
     BackplaneStatistics statistics();
 
     /** Whether the backplane has nothing queued, running, ready or waiting for a reply. */
@@ -141,7 +141,7 @@ public interface Backplane extends AutoCloseable {
     CompletableFuture<ShutdownReport> shutdown(Duration drainTimeout);
 
     /**
-     * Starts shutting down, in this order (DESIGN §3.2):
+     * Starts shutting down, in this order (docs/scheduling.md, shutdown):
      *
      * <ol>
      *   <li>Work from outside the backplane is rejected at once ({@link
@@ -218,7 +218,7 @@ public interface Backplane extends AutoCloseable {
 
         /**
          * Runs no worker threads: queued work runs only when the test calls {@link
-         * Backplane#stepper()}'s methods, on the test's thread (DESIGN §3.3). Combine with a {@link
+         * Backplane#stepper()}'s methods, on the test's thread (docs/scheduling.md, test support). Combine with a {@link
          * ManualClock} for fully deterministic tests.
          */
         public Builder stepMode() {

@@ -6,11 +6,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * An application installed into a backplane: it owns objects (each with its own ordered work
  * queue) and submits actions to them. Obtain one from {@link Backplane#install}. Thread-safe; every
- * submitting method dispatches in the caller's thread (DESIGN rule 10) and returns at once.
+ * submitting method dispatches in the caller's thread (scheduling rule 10) and returns at once.
  *
  * <p>Keyed objects are created on demand by the first request for their key and released when
  * idle (no queued or running work, not waiting for a reply) unless pinned by an {@link
- * ObjectHandle}, so millions of keys do not leak (DESIGN rule 16): once idle for the component's
+ * ObjectHandle}, so millions of keys do not leak (scheduling rule 16): once idle for the component's
  * idle-object retention ({@link ComponentSpec#withIdleObjectRetention}, default 100 ms), or at once
  * with a retention of zero.
  */
@@ -51,7 +51,7 @@ public interface BackplaneComponent {
     ObjectHandle object(Object key);
 
     /**
-     * A pool of {@code size} equivalent objects that load-balances requests (DESIGN rule 12),
+     * A pool of {@code size} equivalent objects that load-balances requests (scheduling rule 12),
      * created on first use; the same name returns the same pool.
      *
      * @throws IllegalArgumentException if {@code size} is not in 1..1024, or a pool of that name
@@ -62,7 +62,7 @@ public interface BackplaneComponent {
     /**
      * Queues {@code message} to this component's digester object at the {@linkplain
      * #DIGESTER_PRIORITY digester priority}; there, {@code digester} decides the object, priority
-     * and action of the real work, which is then queued (DESIGN rule 10). Use it when choosing
+     * and action of the real work, which is then queued (scheduling rule 10). Use it when choosing
      * the object or priority is too expensive for the caller's thread.
      *
      * @return completes with the real work's result, or fails with the digester's or the real
@@ -104,7 +104,7 @@ public interface BackplaneComponent {
 
     /**
      * Runs {@code action} every {@code period} on the object for {@code key}, first after {@code
-     * initialDelay}. A firing is skipped while the previous one is still queued (DESIGN rule 13).
+     * initialDelay}. A firing is skipped while the previous one is still queued (scheduling rule 13).
      */
     TimerHandle scheduleAtFixedRate(Object key, int priority, Duration initialDelay, Duration period, Action<?> action);
 
@@ -114,7 +114,7 @@ public interface BackplaneComponent {
      */
     TimerHandle scheduleWithFixedDelay(Object key, int priority, Duration initialDelay, Duration delay, Action<?> action);
 
-    /** The component's module state (DESIGN §3.2). */
+    /** The component's module state (docs/scheduling.md, modules and states). */
     ComponentState state();
 
     /** The names of the components this one depends on. */
@@ -159,7 +159,7 @@ public interface BackplaneComponent {
     void setOperationLimit(int limit);
 
     /**
-     * The admission reserve in force (DESIGN rule 11): the component's own, else its backplane
+     * The admission reserve in force (scheduling rule 11): the component's own, else its backplane
      * policy's; see {@link ComponentSpec#withAdmissionReserve}.
      */
     double admissionReserve();

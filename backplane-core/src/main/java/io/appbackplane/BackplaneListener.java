@@ -9,7 +9,7 @@ import java.time.Duration;
  */
 public interface BackplaneListener {
 
-    /** An action ran longer than the policy's slow-action threshold (DESIGN rule 14). */
+    /** An action ran longer than the policy's slow-action threshold (scheduling rule 14). */
     default void onSlowAction(SlowAction slowAction) {}
 
     /**

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The rules every component of one backplane agrees to share (DESIGN §3): priorities and their
+ * The rules every component of one backplane agrees to share (docs/scheduling.md): priorities and their
  * quotas, the CPU limit and integration period, worker threads, the slow-action threshold,
  * actions per turn and the outstanding-work limit. Immutable; build one with {@link #builder()}.
  * Every value is checked when the policy is built, and a bad value fails with an {@link
@@ -88,7 +88,7 @@ public final class BackplanePolicy {
 
     /**
      * The default quota of {@code priority}: unlimited for 0, 100 for 1, then half the previous
-     * one, never below 12 (100, 50, 25, 12, 12, ...) — DESIGN rule 2.
+     * one, never below 12 (100, 50, 25, 12, 12, ...) — scheduling rule 2.
      */
     public static int defaultQuota(int priority) {
         if (priority < 0) {
@@ -151,7 +151,7 @@ public final class BackplanePolicy {
         return slowActionThreshold;
     }
 
-    /** How many actions a worker may run on one object per turn (DESIGN rule 7). */
+    /** How many actions a worker may run on one object per turn (scheduling rule 7). */
     public int actionsPerTurn() {
         return actionsPerTurn;
     }
@@ -162,7 +162,7 @@ public final class BackplanePolicy {
     }
 
     /**
-     * The admission reserve (DESIGN rule 11): the share of an outstanding-operation limit that the
+     * The admission reserve (scheduling rule 11): the share of an outstanding-operation limit that the
      * least urgent priority leaves free for more urgent ones, in [0, 1). Priority p of P may fill a
      * limit L only up to {@code L − ceil(L × reserve × p / (P − 1))} outstanding requests (at least
      * 1), so priority 0 may use the whole limit and a flood of less urgent work never takes the

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An immutable snapshot of a backplane's statistics (DESIGN rule 17). Values are read one by one
+ * An immutable snapshot of a backplane's statistics (scheduling rule 17). Values are read one by one
  * without stopping the backplane, so under load they may be a few actions apart from each other.
  *
  * @param name the backplane's name

@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * How to install a component: its name, its outstanding-request limit, the admission reserve
- * within it and its make-room hook (DESIGN rule 11). Immutable; the {@code with...} methods return modified copies.
+ * within it and its make-room hook (scheduling rule 11). Immutable; the {@code with...} methods return modified copies.
  */
 public final class ComponentSpec {
 
@@ -68,7 +68,7 @@ public final class ComponentSpec {
     }
 
     /**
-     * The same spec with its own admission reserve (DESIGN rule 11), a fraction of the operation
+     * The same spec with its own admission reserve (scheduling rule 11), a fraction of the operation
      * limit in [0, 1) that less urgent priorities leave free for more urgent ones: priority p of P
      * may fill the limit only up to {@code limit − ceil(limit × reserve × p / (P − 1))}, at least 1
      * (see {@link BackplanePolicy#admissionReserve()}). 0 lets every priority fill the whole limit.
@@ -81,7 +81,7 @@ public final class ComponentSpec {
     }
 
     /**
-     * The same spec with another idle-object retention (DESIGN rule 16): how long a keyed object
+     * The same spec with another idle-object retention (scheduling rule 16): how long a keyed object
      * that is idle (nothing queued or running, not waiting for a reply) and unpinned is kept for
      * its key's next request before it is released. It is released once it has been idle for
      * between one and two retentions; a request for its key meanwhile uses it again, without
@@ -114,7 +114,7 @@ public final class ComponentSpec {
 
     /**
      * The same spec depending also on the components named {@code names}: this component enters a
-     * state only after they have, and goes DOWN before them (DESIGN §3.2). Checked when the
+     * state only after they have, and goes DOWN before them (docs/scheduling.md, modules and states). Checked when the
      * backplane moves: a missing name or a cycle fails the move before anything starts.
      */
     public ComponentSpec dependsOn(String... names) {
@@ -180,7 +180,7 @@ public final class ComponentSpec {
 
     /**
      * Asked, in the submitting thread, to make room when a request finds its component at the share
-     * of the outstanding limit its priority may fill (DESIGN rule 11), for example by {@linkplain
+     * of the outstanding limit its priority may fill (scheduling rule 11), for example by {@linkplain
      * BackplaneComponent#cancelQueued cancelling} queued work that is no longer worth doing. If it
      * returns {@code true} the request is admitted when room was made (checked again against the
      * same share); otherwise it is rejected with {@link BackplaneRejectedException}.

@@ -3,7 +3,7 @@ package io.appbackplane;
 import java.util.List;
 
 /**
- * The module states a backplane drives its components through (DESIGN §3.2): START →
+ * The module states a backplane drives its components through (docs/scheduling.md, modules and states): START →
  * INITIALIZING → PRIMARY or SECONDARY (and between those two, both ways) → DOWN. A component enters
  * a state only after every component it depends on has reached it; on the way down, dependents go
  * first.

@@ -2,7 +2,7 @@ package io.appbackplane;
 
 /**
  * Decides, inside the backplane, where a raw request goes when deciding is too expensive for the
- * caller's thread (DESIGN rule 10): the request is queued to the component's high-priority
+ * caller's thread (scheduling rule 10): the request is queued to the component's high-priority
  * digester object, whose action calls this to choose the object, priority and action of the real
  * work. See {@link BackplaneComponent#digest}.
  *

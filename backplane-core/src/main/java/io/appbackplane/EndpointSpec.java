@@ -7,7 +7,7 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
- * How an endpoint turns a request into an action (DESIGN rule 10 and §3.2): which object runs it
+ * How an endpoint turns a request into an action (scheduling rule 10 and docs/scheduling.md's modules and states): which object runs it
  * — the object for a key taken from the request, one fixed object, the least loaded object of a
  * pool, or whatever a digester decides inside the backplane — at which priority, in which
  * component states it accepts work (default PRIMARY), and the handler. Immutable; the {@code with}
@@ -26,7 +26,7 @@ public final class EndpointSpec<Q, R> {
         KEYED,
         /** One fixed object. */
         FIXED,
-        /** The idle or least loaded object of a pool (DESIGN rule 12). */
+        /** The idle or least loaded object of a pool (scheduling rule 12). */
         POOLED,
         /** Decided by a digester running on the component's digester object (rule 10). */
         DIGESTED

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A clock that moves only when told to, for deterministic tests (DESIGN §3.3). Timers of the
+ * A clock that moves only when told to, for deterministic tests (docs/scheduling.md, test support). Timers of the
  * backplanes built on it — real ticks of the integration period, user timers, reply timeouts —
  * fire inside {@link #advance}, on the calling thread, in deadline order, each one seeing the clock
  * at its own deadline.

@@ -3,7 +3,7 @@ package io.appbackplane;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * N equivalent objects of one component that serve the same requests (DESIGN rule 12): a request
+ * N equivalent objects of one component that serve the same requests (scheduling rule 12): a request
  * goes to an idle object if there is one, else to the least loaded (fewest queued, running or
  * awaited actions). Each object still runs one action at a time, so a pool of N gives up to N-way
  * parallelism without per-request ordering. Obtain one from {@link BackplaneComponent#pool}; its

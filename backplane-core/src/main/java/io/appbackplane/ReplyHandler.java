@@ -4,7 +4,7 @@ package io.appbackplane;
  * Continues an action once the reply it waited for has arrived (or failed, or timed out).
  *
  * <p>The handler runs as an action on the same object, before any request the object received
- * after it started waiting (DESIGN rule 8), at the priority of the action that waited.
+ * after it started waiting (scheduling rule 8), at the priority of the action that waited.
  *
  * @param <R> the reply's type
  * @param <T> the result type of the request the reply belongs to

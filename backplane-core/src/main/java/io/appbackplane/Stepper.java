@@ -3,7 +3,7 @@ package io.appbackplane;
 /**
  * Runs the queued work of a backplane built in {@linkplain Backplane.Builder#stepMode() step mode}
  * one action at a time, on the calling thread, with the scheduling decisions the worker threads
- * would make (DESIGN §3.3): the same actions in the same order. One shortcut is the workers' own: a
+ * would make (docs/scheduling.md, test support): the same actions in the same order. One shortcut is the workers' own: a
  * worker keeps an object that is alone at its priority and starts its next turn in place instead of
  * re-queuing it, while the step driver re-queues it, so that a test sees rule 7's queue states
  * between steps. Both run the same actions in the same order: {@code WorkerShortcutEquivalenceTest}

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * A timer endpoint (DESIGN rule 13 and §3.2): an action queued on a schedule — once, at a fixed
+ * A timer endpoint (scheduling rule 13 and docs/scheduling.md's modules and states): an action queued on a schedule — once, at a fixed
  * rate, with a fixed delay, or after a delay computed each time (a cron expression, say) — to one
  * object of a component, only while the component is in one of the timer's accepting states
  * (default PRIMARY). Register it with {@link BackplaneComponent#timer}. Immutable.

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §3.2: dependencies may cross linked backplanes of one application. Step mode on one
+ * Modules and states (docs/scheduling.md): dependencies may cross linked backplanes of one application. Step mode on one
  * manual clock; the dependent's backplane is always stepped first, so only the cross-backplane wait
  * keeps it from moving before its dependency.
  */

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §3.2 and rules 10, 12, 17 for {@link ActionEndpoint}s: accepting states, routing (component
+ * Modules and states (docs/scheduling.md) and rules 10, 12, 17 for {@link ActionEndpoint}s: accepting states, routing (component
  * object, key, fixed object, pool, digester), per-request priorities, per-endpoint statistics. In
  * step mode on a manual clock unless a test says otherwise.
  */

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN §3.2: components as modules, brought up and down in dependency order. */
+/** Modules and states (docs/scheduling.md): components as modules, brought up and down in dependency order. */
 class ModuleStateTest {
 
     private final ManualClock clock = new ManualClock();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Publish/subscribe inside one backplane (DESIGN §3.2) in step mode: an event becomes one action per
+ * Publish/subscribe inside one backplane (docs/scheduling.md, modules and states) in step mode: an event becomes one action per
  * subscribed endpoint, on that endpoint's object at its priority, in publication order per
  * subscriber; rejections by one subscriber do not keep the event from the others.
  */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The order of a shutdown (DESIGN §3.2, issue 13 defect 7): stop admitting work from outside;
+ * The order of a shutdown (docs/scheduling.md, shutdown; issue 13 defect 7): stop admitting work from outside;
  * drain accepted work including the follow-up work its actions submit; run DOWN hooks, dependents
  * first; fail what remains. Rejections after shutdown began are not retryable.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Timer endpoints ({@link TimerSpec}, DESIGN rule 13 and §3.2) in step mode on a manual clock:
+ * Timer endpoints ({@link TimerSpec}, scheduling rule 13 and docs/scheduling.md's modules and states) in step mode on a manual clock:
  * firings are actions on the timer's object at its priority, only while the component is in one of
  * the timer's accepting states, and a repeating timer never builds a backlog, even while throttled.
  */

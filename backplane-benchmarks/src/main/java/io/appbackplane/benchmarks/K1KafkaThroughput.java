@@ -46,7 +46,7 @@ import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * K1, Kafka records per second end to end (DESIGN §6, issue 16): each operation is one record
+ * K1, Kafka records per second end to end (docs/scale-out.md, issue 16): each operation is one record
  * produced to a 6-partition topic (keys spread over {@value #KEYS}) and processed by the consumer
  * under test, on an in-JVM KRaft broker. An invocation publishes {@value #BATCH} records and waits
  * until all are processed, so the score is the sustained produce-to-processed rate.

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Outstanding requests under a limit (DESIGN rule 11), counted as {@code admitted − finished} in
+ * Outstanding requests under a limit (scheduling rule 11), counted as {@code admitted − finished} in
  * two counters, so that submitters (who admit) and workers (who finish) do not write the same
  * cache line for every request, as they would with one outstanding counter. A worker counts a
  * finish in its own tally ({@link WorkerTallies}: a plain store, no atomic update); other threads

@@ -1,7 +1,7 @@
 package io.appbackplane.internal;
 
 /**
- * The admission rule's arithmetic (DESIGN rule 11) for one outstanding-operation limit, done once
+ * The admission rule's arithmetic (scheduling rule 11) for one outstanding-operation limit, done once
  * rather than per request: how many outstanding requests each priority may fill, {@code limit −
  * ceil(limit × reserve × priority / (priorities − 1))}, at least 1. Priority 0 may fill the whole
  * limit; a reserve of 0 turns the rule off.

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A backplane's admission (DESIGN rule 11, §3.2): counts each request into the backplane-wide
+ * A backplane's admission (scheduling rule 11, docs/scheduling.md's shutdown): counts each request into the backplane-wide
  * outstanding total, under the policy's outstanding-operation limit and admission reserve, or
  * rejects it; rejects what shutdown no longer admits; counts requests out when they finish. Any
  * thread admits (submitters, actions, timers); workers, completers and shutdown sweeps finish.
@@ -69,7 +69,7 @@ final class BackplaneAdmission {
     /**
      * Rejects what shutdown no longer admits: after shutdown began, work from outside the backplane
      * (a thread not running one of its actions); once stopped, everything. State transitions and
-     * follow-up work of the backplane's own actions drain (DESIGN §3.2).
+     * follow-up work of the backplane's own actions drain (docs/scheduling.md, shutdown).
      */
     private void checkOpen(DefaultComponent component, Request request) {
         int s = sequence.phase();

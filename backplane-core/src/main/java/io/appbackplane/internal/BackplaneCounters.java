@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A backplane's statistics (DESIGN rule 17): the backplane-wide counters — per priority, rejections
+ * A backplane's statistics (scheduling rule 17): the backplane-wide counters — per priority, rejections
  * by reason, time spent completing submitters' futures — the per-action accounting that feeds them
  * and the action observers, and the {@link BackplaneStatistics} snapshot assembled from them and
  * from the scheduler's state.

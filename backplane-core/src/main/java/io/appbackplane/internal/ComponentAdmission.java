@@ -5,7 +5,7 @@ import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.ComponentSpec;
 
 /**
- * Admission of one component's requests (DESIGN rule 11): its outstanding-operation limit, the
+ * Admission of one component's requests (scheduling rule 11): its outstanding-operation limit, the
  * admission reserve that less urgent priorities leave to more urgent ones, the make-room hook, and
  * the rejections that tell callers to back off (each counted once: component, priority, endpoint,
  * backplane reason).
@@ -108,7 +108,7 @@ final class ComponentAdmission {
     BackplaneRejectedException reject(Request request, Reason reason, String message) {
         countRejected(request);
         backplaneCounters.countRejection(reason);
-        // after shutdown began nothing is retryable here: the node is going away (DESIGN §3.2)
+        // after shutdown began nothing is retryable here: the node is going away (docs/scheduling.md, shutdown)
         return new BackplaneRejectedException(reason, backplane.name(), component.name(), message,
                 reason != Reason.CLOSED && !backplane.isShutdown());
     }

@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The endpoints of one component, by name, and their subscriptions to topics (DESIGN §4: an
+ * The endpoints of one component, by name, and their subscriptions to topics (an
  * endpoint converts an incoming request, a timer firing or an event into an action).
  *
  * <p>Invariants: endpoint names are unique within a component (an endpoint is registered once and

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The timers of one component (DESIGN rule 13): the {@link ScheduledTimer}s started by the
+ * The timers of one component (scheduling rule 13): the {@link ScheduledTimer}s started by the
  * {@code schedule...} methods, and the timer endpoints of {@code timer(TimerSpec)}, which exist
  * only while the component is in one of their accepting states. A timer's firings are actions on
  * one of the component's objects, dispatched by the timer thread like any other request.

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The CPU budget of one backplane (DESIGN rule 5): at most {@code limit × period} of CPU time
+ * The CPU budget of one backplane (scheduling rule 5): at most {@code limit × period} of CPU time
  * (what the workers' {@link CpuMeter}s charge) per integration period, released in {@code slices} equal parts across the period so that a
  * backplane that spends its budget early waits at most until the next slice, not until the next
  * real tick.
@@ -93,7 +93,7 @@ final class CpuBudget {
 
     /**
      * Charges {@code cpuNanos} used between {@code from} and {@code to} (clock nanos), each period
-     * only the part inside it (DESIGN rule 5), in proportion to the wall time of {@code [from, to]}
+     * only the part inside it (scheduling rule 5), in proportion to the wall time of {@code [from, to]}
      * inside it: the current period's share to its use, the last period's share to its record (for
      * its statistics; nothing can start in a period that is over), and a share in any older period
      * to no one (its record is gone; charging it to the last period would make that one look over

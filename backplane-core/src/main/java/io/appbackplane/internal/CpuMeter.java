@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
 /**
- * What one worker charges to its backplane's {@link CpuBudget} (DESIGN rule 5), and when.
+ * What one worker charges to its backplane's {@link CpuBudget} (scheduling rule 5), and when.
  *
  * <p>With the system clock, a worker charges the CPU time its thread actually used, read from the
  * operating system ({@link ThreadMXBean#getCurrentThreadCpuTime()}), not the wall-clock time its
@@ -22,7 +22,7 @@ import java.lang.management.ThreadMXBean;
  * scheduling work between them, and a parked worker by at most what it used in the last
  * millisecond before parking, until it runs again.
  *
- * <p>Each period is charged only the CPU time used inside it (DESIGN rule 5; issue 13, defect 2).
+ * <p>Each period is charged only the CPU time used inside it (scheduling rule 5; issue 13, defect 2).
  * A reading covers the interval since the previous one; when a real tick fell inside it, the CPU
  * time read is split at the tick in proportion to the wall time on either side ({@link
  * CpuBudget#charge(long, long, long)}: pro-rating, chosen over reading a running action's thread

@@ -193,7 +193,7 @@ public final class DefaultBackplane implements Backplane {
         return topics;
     }
 
-    /** The other backplanes whose components this one's may depend on (DESIGN §3.2), set by {@link #link}. */
+    /** The other backplanes whose components this one's may depend on (docs/scheduling.md, modules and states), set by {@link #link}. */
     volatile List<DefaultBackplane> linked = List.of();
 
     /**

@@ -26,11 +26,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A component: the dispatch of its requests in the caller's thread (DESIGN rule 10), its counts
+ * A component: the dispatch of its requests in the caller's thread (scheduling rule 10), its counts
  * and statistics. The rest is delegated to one collaborator per job: {@link KeyedObjects} (the
  * key-to-object table, pins, release; rule 16), {@link ComponentAdmission} (the
  * outstanding-operation limit and rejections; rule 11), {@link ComponentTimers} (timers and timer
- * endpoints; rule 13), {@link ModuleState} (the module state and its transitions; §3.2) and {@link
+ * endpoints; rule 13), {@link ModuleState} (the module state and its transitions) and {@link
  * ComponentEndpoints} (endpoints and their subscriptions).
  *
  * <p>Invariants: {@code waiting = objects of this component in state WAITING} (each object reports

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * An {@link ActionEndpoint}: checks the component's state, routes the request in the caller's
- * thread (or through the digester object) and queues the handler as an action (DESIGN rule 10).
+ * thread (or through the digester object) and queues the handler as an action (scheduling rule 10).
  */
 final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
 

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Releases a component's keyed objects once they have stayed idle for its idle-object retention
- * (DESIGN rule 16; {@link io.appbackplane.ComponentSpec#withIdleObjectRetention}). An object that
+ * (scheduling rule 16; {@link io.appbackplane.ComponentSpec#withIdleObjectRetention}). An object that
  * goes IDLE and unpinned is listed here by whoever made it so (a worker, an unpin, a
  * cancellation). A sweep, one retention period after the first listing and then every period
  * while objects are listed, visits each listed object under its monitor ({@link

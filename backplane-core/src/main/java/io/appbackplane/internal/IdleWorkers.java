@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * How the idle workers of a {@link WorkerPool} wait for work and how producers wake them (DESIGN
+ * How the idle workers of a {@link WorkerPool} wait for work and how producers wake them (scheduling
  * rule 9: idle workers block; they do not spin beyond a brief spin before parking, only on a
  * processor no other awake worker needs, {@link #spinningIsFree()}, and a few yields of the
  * processor, {@link #yieldForWork}). The pool owns the threads; this class owns the parkers

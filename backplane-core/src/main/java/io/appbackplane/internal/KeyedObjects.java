@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The key-to-object table of one component (DESIGN rule 16): the object for a key is created on
+ * The key-to-object table of one component (scheduling rule 16): the object for a key is created on
  * demand by the first request for it and released when idle — at once with a retention of zero,
  * else by the {@link IdleObjectSweep} once it has stayed idle that long — so millions of
  * short-lived keys do not leak memory. Also the pins on objects: {@link ObjectHandle}s and {@link

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * One backplane's dependencies on components of its {@linkplain DefaultBackplane#link linked}
- * backplanes, in both directions (DESIGN §3.2): for each local component, the components of other
+ * backplanes, in both directions (docs/scheduling.md, modules and states): for each local component, the components of other
  * backplanes it depends on (it enters a state after they have) and those that depend on it (it goes
  * DOWN after they have). Built and validated when a move starts: a name found nowhere, or a cycle
  * through several backplanes, fails the move before anything moves. A dependency is resolved in the

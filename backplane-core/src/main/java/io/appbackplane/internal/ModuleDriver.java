@@ -14,7 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Drives a backplane's components through their module states in dependency order (DESIGN §3.2).
+ * Drives a backplane's components through their module states in dependency order (docs/scheduling.md, modules and states).
  *
  * <p>A move to a target state is validated before anything moves (missing dependencies, cycles,
  * unreachable states). Then each component's transition into each state on its path runs as an

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One component as a module (DESIGN §3.2): its dependencies, its state hooks, its state, and the
+ * One component as a module (docs/scheduling.md, modules and states): its dependencies, its state hooks, its state, and the
  * transitions between states. {@link ModuleDriver} decides when a component moves; this class
  * moves it.
  *

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 
 /**
- * The one record of an object waiting for its reply (DESIGN rule 8): the listener registered on
+ * The one record of an object waiting for its reply (scheduling rule 8): the listener registered on
  * the reply stage and everything the delivery needs. Delivered at most once: by the thread that
  * completes the reply stage, by the timeout timer, or failed by the shutdown sweep, whichever the
  * object accepts first (its monitor decides; see {@link WorkObject#deliver}).

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An {@link ObjectPool}: N pinned objects; a request goes to the first idle one, else to the least
- * loaded (DESIGN rule 12). The choice reads each object's load under its monitor without holding
+ * loaded (scheduling rule 12). The choice reads each object's load under its monitor without holding
  * two at once, so two racing submitters may pick the same object; that only costs balance, never
  * correctness (each object still runs one action at a time).
  */

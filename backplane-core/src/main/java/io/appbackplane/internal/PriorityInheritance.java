@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The JVM-wide "more urgent work is waiting" signal behind {@link
- * io.appbackplane.ActionContext#shouldYield()} (DESIGN rule 14; the seed's global flag): a long
+ * io.appbackplane.ActionContext#shouldYield()} (scheduling rule 14; the seed's global flag): a long
  * action should yield when any live backplane has an object READY at a priority more urgent than
  * the action's. Polled, not pushed, so it costs the hot path nothing; a poll reads one counter per
  * more urgent priority per backplane.

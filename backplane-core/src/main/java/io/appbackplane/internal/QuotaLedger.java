@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Quotas per priority and their use in the current (virtual) period (DESIGN rules 2, 4, 6).
+ * Quotas per priority and their use in the current (virtual) period (scheduling rules 2, 4, 6).
  *
  * <p>Invariant: {@code 0 <= used(p) <= quota(p)} for limited priorities. A charge is a CAS loop,
  * so concurrent workers never overdraw a quota. Replenishment (a real or virtual tick) moves the

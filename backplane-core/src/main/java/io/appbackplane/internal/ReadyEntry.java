@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * An object's place in one ready queue. An entry is valid while it is its object's current entry
  * and the object is READY; when the object's priority rises, it gets a new entry in the more urgent
- * queue and the old one goes stale (DESIGN rule 7: the object "leaves its old ready queue and joins
+ * queue and the old one goes stale (scheduling rule 7: the object "leaves its old ready queue and joins
  * the tail of the new one" without an O(n) removal); the same when its queued work is cancelled or
  * abandoned while it is READY.
  *

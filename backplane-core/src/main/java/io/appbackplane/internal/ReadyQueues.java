@@ -3,7 +3,7 @@ package io.appbackplane.internal;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * One FIFO ready queue of objects per priority (DESIGN rule 2), lock-free ({@link ReadyQueue}).
+ * One FIFO ready queue of objects per priority (scheduling rule 2), lock-free ({@link ReadyQueue}).
  *
  * <p>Invariant, for every priority p, whenever no object monitor is held:
  * {@code depth(p) = number of objects whose state is READY at priority p}. Each such object has

@@ -3,7 +3,7 @@ package io.appbackplane.internal;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A backplane's real ticks (DESIGN rule 4): once per integration period, on its timer service's
+ * A backplane's real ticks (scheduling rule 4): once per integration period, on its timer service's
  * thread (or the thread advancing a manual clock), replenishes every quota, resets the CPU use and
  * wakes throttled workers. (Virtual ticks, rule 6, are the {@link QuotaLedger}'s, taken by the
  * {@link Scheduler}.)

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A one-shot or repeating timer whose firings are actions on one object (DESIGN rule 13). The timer
+ * A one-shot or repeating timer whose firings are actions on one object (scheduling rule 13). The timer
  * thread only queues the firing. A repeating timer never has more than one firing outstanding: a
  * fixed-rate firing due while the previous one has not finished is skipped and counted; a
  * fixed-delay timer schedules its next firing only when the previous one has finished.

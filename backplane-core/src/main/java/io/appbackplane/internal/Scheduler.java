@@ -8,7 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Decides what runs next and runs it (DESIGN rules 2–8, 14, 15): the same code for worker threads
+ * Decides what runs next and runs it (scheduling rules 2–8, 14, 15): the same code for worker threads
  * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
  * also keeps an object alone at its priority, starting its next turn in place, which the step
  * driver's does not; see there for why both run the same actions in the same order).

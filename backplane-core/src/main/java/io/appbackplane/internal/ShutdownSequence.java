@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The order of a backplane's shutdown (DESIGN §3.2), one phase after the other:
+ * The order of a backplane's shutdown (docs/scheduling.md, shutdown), one phase after the other:
  *
  * <ol>
  *   <li>{@link #RUNNING}: work is admitted under the limits.

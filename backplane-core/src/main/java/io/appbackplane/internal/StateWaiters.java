@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Futures that complete when one component enters a state, for components of linked backplanes
- * that depend on it (DESIGN §3.2: dependencies may cross backplanes). A component has "entered" a
+ * that depend on it (docs/scheduling.md, modules and states: dependencies may cross backplanes). A component has "entered" a
  * state while it is in it; INITIALIZING also counts as entered once the component is in a role
  * (PRIMARY or SECONDARY), which it reaches only through INITIALIZING. A failed transition fails the
  * futures waiting for its state, so what waits on the other backplane fails too instead of hanging.

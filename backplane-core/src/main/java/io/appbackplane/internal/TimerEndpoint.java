@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A timer endpoint: a {@link ScheduledTimer} that exists only while its component is in one of the
- * timer's accepting states (DESIGN §3.2). Started and stopped by the component's state changes,
+ * timer's accepting states (docs/scheduling.md, modules and states). Started and stopped by the component's state changes,
  * which run on the component's own object, one at a time.
  */
 final class TimerEndpoint implements TimerHandle {

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Deadline timers of one backplane on its clock: real ticks, user timers and reply timeouts
- * (DESIGN rule 13: a timer only queues work; it never runs an action itself).
+ * (scheduling rule 13: a timer only queues work; it never runs an action itself).
  *
  * <p>An indexed binary min-heap ordered by (deadline, sequence), so timers due at the same instant
  * fire in the order they were scheduled and a cancelled timer leaves the heap at once (O(log n)) —

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Publish/subscribe inside one backplane (DESIGN §3.2): a published event becomes one action per
+ * Publish/subscribe inside one backplane (docs/scheduling.md, modules and states): a published event becomes one action per
  * subscriber whose event type matches, queued through the subscriber's endpoint in the
  * publisher's thread — so each subscriber sees one publisher's events in publication order, on its
  * own object and at its own priority.

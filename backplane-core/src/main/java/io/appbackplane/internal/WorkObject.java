@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * An object: a FIFO work queue ({@link ObjectActionQueue}, its superclass) served one action at a
- * time, scheduled at the priority of its most urgent outstanding action (DESIGN rules 7, 8, 16).
+ * time, scheduled at the priority of its most urgent outstanding action (scheduling rules 7, 8, 16).
  * This class is the state machine; its state word's packing is {@link ObjectStateWord}.
  *
  * <h2>States</h2>

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The worker threads of one backplane (DESIGN rule 9): resizable at run time, each running the
+ * The worker threads of one backplane (scheduling rule 9): resizable at run time, each running the
  * worker loop (select, run a turn, or wait for work). How idle workers wait (a brief spin, a few
  * yields, then a park) and how producers wake them is {@link IdleWorkers}, which this pool's
  * {@link #signal} and the loop use.

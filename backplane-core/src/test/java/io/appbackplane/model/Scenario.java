@@ -27,7 +27,7 @@ import java.util.Objects;
 public record Scenario(int priorities, int[] quotas, int cpuMillicores, int periodMs, int slices, int actionsPerTurn,
         List<Event> events) {
 
-    /** A quota left to the policy's default (DESIGN rule 2). */
+    /** A quota left to the policy's default (scheduling rule 2). */
     public static final int DEFAULT_QUOTA = 0;
 
     /** No quota. */
@@ -48,7 +48,7 @@ public record Scenario(int priorities, int[] quotas, int cpuMillicores, int peri
         return quotas.clone();
     }
 
-    /** The quota of {@code priority} as DESIGN rule 2 defines it, defaults resolved. */
+    /** The quota of {@code priority} as scheduling rule 2 defines it, defaults resolved. */
     public int effectiveQuota(int priority) {
         int quota = quotas[priority];
         if (quota != DEFAULT_QUOTA) {

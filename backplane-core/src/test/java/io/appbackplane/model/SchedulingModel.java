@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * An executable reference model of DESIGN §3.1 rules 2-8, written from DESIGN.md (and, where
- * DESIGN leaves a choice, from docs/scheduling.md), independent of the scheduler's classes: a
+ * An executable reference model of scheduling rules 2-8, written from the rules of
+ * docs/scheduling.md (where they leave a choice, from the rest of that page), independent of the scheduler's classes: a
  * discrete-event simulation of one backplane with {@code workers} simulated workers that turns a
  * {@link Scenario} into the trace of action starts the scheduler must produce.
  *
@@ -44,7 +44,7 @@ import java.util.PriorityQueue;
  *       becomes ready; a reply after the timeout is ignored.
  * </ul>
  *
- * <h2>Modelling choices where DESIGN is silent (each one written down here)</h2>
+ * <h2>Modelling choices where the rules are silent (each one written down here)</h2>
  * <ol>
  *   <li><b>Order of simultaneous events.</b> At one instant: timers first (real ticks, reply
  *       timeouts), then outside events in scenario order (arrivals, cancellations, replies), then
@@ -65,7 +65,7 @@ import java.util.PriorityQueue;
  *   <li><b>Cancellation</b> ({@code cancelQueued}) removes the queued actions, not a delivered
  *       reply handler (it has started, as far as the caller is concerned) nor the awaited reply.
  *       An object left with no work leaves its ready queue. An object left with only its delivered
- *       reply handler keeps its place in its ready queue (DESIGN only says where an object goes
+ *       reply handler keeps its place in its ready queue (rule 7 only says where an object goes
  *       when its priority rises).
  *   <li><b>Reply priority.</b> A delivered reply handler counts as an outstanding action at the
  *       waiting action's priority, so an object with a reply and more urgent queued requests is

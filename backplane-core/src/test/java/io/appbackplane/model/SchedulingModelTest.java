@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The reference model itself, on cases worked out by hand from DESIGN and docs/scheduling.md. */
+/** The reference model itself, on cases worked out by hand from docs/scheduling.md. */
 class SchedulingModelTest {
 
     private static List<String> starts(Scenario scenario, int workers) {

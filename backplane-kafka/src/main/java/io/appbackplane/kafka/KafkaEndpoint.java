@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 
 /**
  * Makes a method of an {@code @AppComponent} consume Kafka topics, in the spirit of
- * {@code @KafkaListener} (DESIGN §6): each record becomes an action on the object named by the
+ * {@code @KafkaListener} (docs/scale-out.md): each record becomes an action on the object named by the
  * record's key (or the key {@link #key()} reads from its payload), at {@link #priority()}, under the backplane's quotas, CPU limit and the component's
  * operation limit. Records of one key run one at a time in offset order; records of different keys
  * run in parallel, even inside one partition. A record without a key runs on its partition's object

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.appbackplane.sample.Chromium;
+import io.appbackplane.sample.RequiresChromium;
 import io.appbackplane.spring.annotation.AppComponent;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import org.springframework.context.annotation.Configuration;
  * would only make the test slower). In a package of its own, so the order desk's component scan in
  * the other tests never finds its configuration.
  */
+@RequiresChromium
 class LiveViewReconnectTest {
 
     @TempDir

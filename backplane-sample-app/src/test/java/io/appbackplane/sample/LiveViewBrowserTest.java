@@ -40,6 +40,7 @@ import org.springframework.test.context.ActiveProfiles;
         "sample.load.bulk-in-flight=300",
         "backplane.components.pricing.operation-limit=200"})
 @ActiveProfiles("test")
+@RequiresChromium
 class LiveViewBrowserTest {
 
     static final List<String> CHARTS = List.of("cpu", "queueWait", "readyDepth", "actions", "rejections", "threads");

@@ -11,7 +11,7 @@ import org.springframework.boot.test.context.PropertyMapping;
 
 /**
  * Adds the backplane to a Spring Boot test — a {@code @SpringBootTest} or a slice such as
- * {@code @JsonTest}, which would not load it otherwise — in step mode by default (DESIGN §3.3):
+ * {@code @JsonTest}, which would not load it otherwise — in step mode by default (docs/scheduling.md, test support):
  * every backplane is built on one {@link io.appbackplane.ManualClock} bean without worker threads,
  * and a {@link io.appbackplane.Stepper} bean ({@link BackplaneStepper}) runs their queued actions
  * on the test's thread. Start-up runs the components' state transitions at once, on the thread that

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A step-mode backplane for plain-Java JUnit 5 tests (DESIGN §3.3): injects a {@link Backplane}
+ * A step-mode backplane for plain-Java JUnit 5 tests (docs/scheduling.md, test support): injects a {@link Backplane}
  * named "test" built in step mode on a {@link ManualClock}, that clock and the backplane's {@link
  * Stepper} into test, lifecycle-method and constructor parameters, and closes the backplane after
  * the test (which fails whatever still waits with {@code BackplaneShutdownException}). Each test

@@ -9,7 +9,7 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.stereotype.Component;
 
 /**
- * Makes a class a Spring bean and a component of a backplane (DESIGN §4). Its {@link Endpoint}
+ * Makes a class a Spring bean and a component of a backplane (docs/getting-started.md). Its {@link Endpoint}
  * methods become endpoints: calling them through the injected bean queues an action in the
  * caller's thread. Its {@link OnState} methods run on entering module states, its {@link
  * ScheduledEndpoint} methods run as timer actions, its {@link EventEndpoint} methods receive Spring
@@ -40,6 +40,6 @@ public @interface AppComponent {
      */
     String backplane() default "default";
 
-    /** Names of the components this one depends on (DESIGN §3.2). */
+    /** Names of the components this one depends on (docs/scheduling.md, modules and states). */
     String[] dependsOn() default {};
 }

@@ -10,7 +10,7 @@ import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Runs a no-argument method of an {@link AppComponent} on a schedule, as an action on the
- * component's own object, only while the component is in one of {@link #states()} (DESIGN rule 13:
+ * component's own object, only while the component is in one of {@link #states()} (scheduling rule 13:
  * a firing is skipped while the previous one is unfinished — no backlog). Exactly one of {@link
  * #fixedRate()}, {@link #fixedDelay()} and {@link #cron()} must be set. Durations use Spring's
  * format ({@code "500ms"}, {@code "5s"}, {@code "PT1M"}). Every attribute may use {@code ${...}}

@@ -16,7 +16,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * The backplanes, the {@code @AppComponent} post-processor, the lifecycle that brings components up
- * and down with the context, and the event router (DESIGN §4). {@code backplane.enabled=false}
+ * and down with the context, and the event router (docs/getting-started.md). {@code backplane.enabled=false}
  * switches all of it off.
  */
 @AutoConfiguration

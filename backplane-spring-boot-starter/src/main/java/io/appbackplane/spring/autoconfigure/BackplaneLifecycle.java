@@ -15,11 +15,11 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Ties the backplanes' module states to the Spring lifecycle (DESIGN §4). Starts before the web
+ * Ties the backplanes' module states to the Spring lifecycle (docs/getting-started.md). Starts before the web
  * server takes traffic: every backplane moves its components up, in dependency order, to the
  * configured role; a failure fails start-up, once what came up went DOWN and the backplanes shut
  * down (Spring does not stop a lifecycle whose start failed). Stops after the web server's graceful
- * shutdown: every backplane shuts down in the core's order (DESIGN §3.2) — work from outside is
+ * shutdown: every backplane shuts down in the core's order (docs/scheduling.md, shutdown) — work from outside is
  * rejected, accepted work and the follow-up work of its actions drain, the components go DOWN
  * (dependents first), whatever is left fails — within the shutdown phase's timeout: nothing
  * accepted is silently dropped.

@@ -9,7 +9,7 @@ import org.springframework.context.PayloadApplicationEvent;
 
 /**
  * Delivers Spring application events to {@code @EventEndpoint} methods as actions, in the
- * publisher's thread (DESIGN rule 10). Rejections (the component is not in an accepting state, or
+ * publisher's thread (scheduling rule 10). Rejections (the component is not in an accepting state, or
  * at its limit) are counted by the endpoint and logged at debug level.
  */
 final class EventEndpointRouter implements ApplicationListener<ApplicationEvent> {

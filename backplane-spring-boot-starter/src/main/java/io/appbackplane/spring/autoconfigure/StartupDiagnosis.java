@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Says, for each component short of a target state, what holds it (issue 15, point 2): a component
- * enters its next state only after its backplane and its dependencies have entered it (DESIGN §3.2),
+ * enters its next state only after its backplane and its dependencies have entered it (docs/scheduling.md, modules and states),
  * so a dependency that has not is what it waits for; when none is left, its own transition — an
  * {@code @OnState} hook, or an action on its object that runs before the transition — has not
  * finished. Read from the components' states, so it needs nothing from the core but {@link

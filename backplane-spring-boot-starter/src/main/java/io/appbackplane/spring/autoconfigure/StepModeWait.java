@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Waits for a move (or a shutdown) of backplanes, some of which may be in step mode. A step-mode
  * backplane has no worker threads: its state transitions run only when someone steps it, so the
- * waiting thread runs their queued work itself (DESIGN §3.3) — start-up in a test context then
+ * waiting thread runs their queued work itself (docs/scheduling.md, test support) — start-up in a test context then
  * finishes at once instead of waiting for {@code backplane.startup-timeout}. What then still waits
  * (a reply from another thread, a timer on a manual clock the test has not advanced) is waited for
  * until the deadline, stepping again whenever the wait is woken.
