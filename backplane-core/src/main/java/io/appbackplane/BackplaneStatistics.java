@@ -64,14 +64,14 @@ public record BackplaneStatistics(
      * CPU limit and use.
      *
      * @param limit the CPU limit
-     * @param budgetPerPeriod action time allowed per period ({@code null} when unlimited)
-     * @param usedThisPeriod action time used in the current period
-     * @param usedLastPeriod action time used in the previous period
+     * @param budgetPerPeriod worker CPU time allowed per period ({@code null} when unlimited)
+     * @param usedThisPeriod worker CPU time (the CPU time of the worker threads; under a manual clock, actions' running time) used in the current period
+     * @param usedLastPeriod worker CPU time used in the previous period
      * @param throttledTime total time ready work waited for CPU budget
      * @param futureCallbackTime total time workers spent completing submitters' futures, that is
      *     running the callbacks callers attached to them ({@code thenApply}, {@code whenComplete},
      *     ...), since the backplane started. A worker completes the futures of a turn after the
-     *     object has left RUNNING, and charges this time to the CPU budget like action time; it is
+     *     object has left RUNNING, and charges this time to the CPU budget like the rest of the worker CPU time; it is
      *     included in {@code usedThisPeriod} and {@code usedLastPeriod}
      */
     public record Cpu(

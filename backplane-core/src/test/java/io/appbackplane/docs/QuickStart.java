@@ -10,7 +10,7 @@ public class QuickStart {
         BackplanePolicy policy = BackplanePolicy.builder()
                 .threads(2)                              // workers shared by every component
                 .priorities(4)                           // 0 most urgent; quotas 100, 50, 25 below it
-                .cpuLimit(CpuLimit.parse("500m"))        // at most half a core of action time per second
+                .cpuLimit(CpuLimit.parse("500m"))        // at most half a core of worker CPU time per second
                 .build();
         try (Backplane backplane = Backplane.builder("shop").policy(policy).build()) {
             BackplaneComponent orders = backplane.install(ComponentSpec.named("orders").withOperationLimit(10_000));

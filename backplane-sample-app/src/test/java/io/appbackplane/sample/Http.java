@@ -11,7 +11,11 @@ import java.util.concurrent.CompletableFuture;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A small HTTP/1.1 client for the tests, against the app on 127.0.0.1; every exchange has a bounded timeout. */
+/**
+ * A small HTTP/1.1 client for the tests, against the app on 127.0.0.1; every exchange has a bounded
+ * timeout. Paths under {@code /actuator} go to the management port (the sample serves Actuator on a
+ * port of its own), every other path to the application port.
+ */
 final class Http {
 
     static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -22,9 +26,16 @@ final class Http {
             .connectTimeout(TIMEOUT)
             .build();
     private final int port;
+    private final int managementPort;
 
+    /** A client for the application's own API only. */
     Http(int port) {
+        this(port, -1);
+    }
+
+    Http(int port, int managementPort) {
         this.port = port;
+        this.managementPort = managementPort;
     }
 
     HttpResponse<String> get(String path) {
@@ -53,8 +64,24 @@ final class Http {
         return JSON.readTree(response.body());
     }
 
+    HttpResponse<String> delete(String path) {
+        return join(client.sendAsync(request(path).DELETE().build(), HttpResponse.BodyHandlers.ofString()));
+    }
+
+    /** Sends {@code request} as built by the caller (any method, headers and body) to the port its path belongs to. */
+    HttpResponse<String> send(String method, String path, java.util.Map<String, String> headers, String body) {
+        HttpRequest.Builder request = request(path).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
+        return join(client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
+    }
+
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);
+        boolean management = path.equals("/actuator") || path.startsWith("/actuator/") || path.startsWith("/actuator?");
+        if (management && managementPort < 0) {
+            throw new IllegalStateException("this client was made without the management port; " + path + " is served there");
+        }
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (management ? managementPort : port) + path)).timeout(TIMEOUT);
     }
 
     private static HttpResponse<String> join(CompletableFuture<HttpResponse<String>> response) {

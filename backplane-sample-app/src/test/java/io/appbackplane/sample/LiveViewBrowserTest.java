@@ -24,7 +24,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
@@ -62,8 +62,8 @@ class LiveViewBrowserTest {
             });
             return out;""";
 
-    @LocalServerPort
-    int port;
+    @LocalManagementPort
+    int managementPort;
 
     @TempDir
     Path profile;
@@ -85,7 +85,7 @@ class LiveViewBrowserTest {
     @Test
     @SuppressWarnings("unchecked")
     void everyChartHasDataThatMovesUnderLoad_theGraphShowsEveryComponentsState_andTheBrowserLogsNoError() throws Exception {
-        browser.get("http://127.0.0.1:" + port + "/actuator/backplaneview");
+        browser.get("http://127.0.0.1:" + managementPort + "/actuator/backplaneview");
 
         // Every chart has data: a few seconds of it, with numbers in it; CPU, actions and busy threads above zero.
         Map<String, Map<String, Object>> charts = await("every chart showing at least 4 s of data")

@@ -15,6 +15,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import tools.jackson.databind.JsonNode;
@@ -40,6 +41,9 @@ class LoadModeTest {
     @LocalServerPort
     int port;
 
+    @LocalManagementPort
+    int managementPort;
+
     @Autowired
     LoadGenerator generator;
 
@@ -49,7 +53,7 @@ class LoadModeTest {
         assertThat(generator.awaitFinished(Duration.ofSeconds(30))).as("load mode ends by itself").isTrue();
         assertThat(output.getOut()).contains("load: finished after 6s");
 
-        Http http = new Http(port);
+        Http http = new Http(port, managementPort);
         HttpResponse<String> order = http.post("/orders", Http.order("sku-0001", 1));
         assertThat(order.statusCode()).as("the app keeps serving").isEqualTo(200);
 

@@ -3,6 +3,7 @@ package io.appbackplane.sample.load;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.HistogramGauges;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -11,14 +12,20 @@ import org.springframework.stereotype.Component;
 /**
  * What the load generator measured, client side: the latency of urgent order requests over HTTP
  * (an HdrHistogram {@link Recorder} for the summary's percentiles, and the Micrometer timer {@code
- * sample.urgent.latency} with p50/p99 for {@code /actuator/metrics}), and how requests ended
+ * sample.urgent.latency} with p50/p99), and how requests ended
  * ({@code sample.urgent.requests} by outcome). Recording is thread-safe and wait-free.
+ *
+ * <p>The p50 and p99 are also gauges, {@value #URGENT_LATENCY_PERCENTILE} tagged {@code phi}
+ * ({@code 0.5}, {@code 0.99}): {@code /actuator/metrics} shows only meters, and a Prometheus
+ * registry keeps a timer's percentiles inside its own exposition.
  */
 @Component
 public class LoadStats {
 
     /** Urgent request latency (timer with published p50 and p99). */
     public static final String URGENT_LATENCY = "sample.urgent.latency";
+    /** The p50 and p99 of {@link #URGENT_LATENCY} as gauges, tag {@code phi}. */
+    public static final String URGENT_LATENCY_PERCENTILE = URGENT_LATENCY + ".percentile";
     /** Urgent requests by outcome: ok, rejected (503), failed, skipped (too many in flight). */
     public static final String URGENT_REQUESTS = "sample.urgent.requests";
 
@@ -35,6 +42,7 @@ public class LoadStats {
                 .description("Latency of urgent order requests sent by the load generator over HTTP")
                 .publishPercentiles(0.5, 0.99)
                 .register(registry);
+        HistogramGauges.registerWithCommonFormat(latency, registry);
         this.ok = counter(registry, "ok");
         this.rejected = counter(registry, "rejected");
         this.failed = counter(registry, "failed");

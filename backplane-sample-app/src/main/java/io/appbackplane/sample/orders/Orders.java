@@ -66,7 +66,12 @@ public class Orders {
      * @throws UnknownItemException if {@code sku} is not in the catalogue
      */
     public Item item(String sku) {
-        return warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku));
+        return warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku, warehouse.itemsAllowed()));
+    }
+
+    /** The SKUs an order may name, for error messages (plain method: runs in the caller's thread). */
+    public String itemsAllowed() {
+        return warehouse.itemsAllowed();
     }
 
     /** A new, unique order id, the key of the order's object. */

@@ -36,7 +36,7 @@ public class Pricing {
     /** Re-prices one SKU from its list price and a (simulated, CPU-bound) demand model. */
     @Endpoint(priority = REPRICE_PRIORITY)
     public CompletableFuture<Price> reprice(@ObjectKey String sku) {
-        Item item = warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku));
+        Item item = warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku, warehouse.itemsAllowed()));
         double demand = demandModel(item.sku().hashCode(), workNanos);
         Price previous = prices.get(sku); // only this SKU's object writes its entry
         Price price = new Price(sku, Math.round(item.priceCents() * (0.9 + 0.2 * demand)), previous == null ? 1 : previous.version() + 1);

@@ -4,7 +4,9 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.sample.SampleProperties;
 import io.appbackplane.sample.warehouse.Item;
 import io.appbackplane.sample.warehouse.Warehouse;
+import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -37,7 +38,7 @@ public class PricingRuns implements DisposableBean {
     private final List<Item> catalogue;
     private final long backoffNanos;
     private final int defaultInFlight;
-    private final AtomicLong ids = new AtomicLong();
+    private final SecureRandom random = new SecureRandom();
     private final Map<String, PricingRun> runs = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, PricingRun> eldest) {
@@ -64,10 +65,20 @@ public class PricingRuns implements DisposableBean {
 
     /** Starts re-pricing {@code items} SKUs (cycling through the catalogue); {@code Long.MAX_VALUE} runs until cancelled. */
     public PricingRun start(long items, int inFlight) {
-        PricingRun run = new PricingRun("run-" + ids.incrementAndGet(), items, inFlight);
+        PricingRun run = new PricingRun(newId(), items, inFlight);
         runs.put(run.id(), run);
         schedulePump(run);
         return run;
+    }
+
+    /**
+     * A run id that cannot be guessed from any other: 128 bits from a {@link SecureRandom}, in
+     * URL-safe base64. Knowing a run's id is what lets a caller read or cancel it.
+     */
+    private String newId() {
+        byte[] bits = new byte[16];
+        random.nextBytes(bits);
+        return "run-" + Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
     }
 
     public Optional<PricingRun> find(String id) {

@@ -42,6 +42,13 @@ public class Warehouse {
         return remote.catalogue();
     }
 
+    /** The SKUs an order may name, for error messages: "a catalogue SKU, sku-0001..sku-1000" (plain method). */
+    public String itemsAllowed() {
+        List<Item> catalogue = remote.catalogue();
+        return catalogue.isEmpty() ? "a catalogue SKU (the catalogue is empty)"
+                : "a catalogue SKU, " + catalogue.get(0).sku() + ".." + catalogue.get(catalogue.size() - 1).sku();
+    }
+
     /** The catalogue entry for {@code sku} (plain method: runs in the caller's thread). */
     public Optional<Item> item(String sku) {
         return Optional.ofNullable(items.get(sku));

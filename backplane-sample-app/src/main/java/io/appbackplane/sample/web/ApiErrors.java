@@ -1,6 +1,6 @@
 package io.appbackplane.sample.web;
 
-import io.appbackplane.sample.orders.UnknownItemException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -10,16 +10,15 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * The sample's own errors as ProblemDetail bodies. A request the backplane rejected is the
  * starter's (503 with {@code Retry-After}); {@code ResponseStatusException}s and framework errors
- * become ProblemDetails through {@code spring.mvc.problemdetails.enabled}.
+ * become ProblemDetails through {@code spring.mvc.problemdetails.enabled}. Each controller turns
+ * its binding failures into {@link InvalidInputException}s, which know the field and what it allows.
  */
 @RestControllerAdvice
 class ApiErrors {
 
-    @ExceptionHandler(UnknownItemException.class)
+    @ExceptionHandler(InvalidInputException.class)
     @ResponseStatus(HttpStatus.BAD_REQUEST)
-    ProblemDetail unknownItem(UnknownItemException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setTitle("Unknown item");
-        return problem;
+    ProblemDetail invalidInput(InvalidInputException e, HttpServletRequest request) {
+        return e.problem(request);
     }
 }

@@ -418,6 +418,21 @@ public class BackplaneProperties {
         /** The Retry-After of a 503 answered for a rejected request. */
         private Duration retryAfter = Duration.ofSeconds(1);
 
+        /**
+         * Whether a 503's ProblemDetail names the rejection's reason, backplane and component, and
+         * its message (internal names and limits). Off: it says only that the service is busy,
+         * whether to retry and when.
+         */
+        private boolean includeDetails = false;
+
+        public boolean isIncludeDetails() {
+            return includeDetails;
+        }
+
+        public void setIncludeDetails(boolean includeDetails) {
+            this.includeDetails = includeDetails;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }

@@ -53,8 +53,8 @@ public final class LiveViewAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LiveViewEndpoint backplaneLiveViewEndpoint(LiveViewSampler sampler) {
-        return new LiveViewEndpoint(sampler, chartJs());
+    LiveViewEndpoint backplaneLiveViewEndpoint(LiveViewSampler sampler, LiveViewProperties properties) {
+        return new LiveViewEndpoint(sampler, chartJs(), properties.getShowValues(), properties.getRoles());
     }
 
     /** Chart.js from its WebJar, whichever version is on the class path (the newest if several are). */

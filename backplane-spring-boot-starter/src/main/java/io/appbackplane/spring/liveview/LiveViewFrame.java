@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * that priority started in the interval.
  *
  * @param t when the later snapshot was taken, epoch milliseconds
- * @param cpuUsedCores action time used in the backplane's last complete integration period, in cores
+ * @param cpuUsedCores worker CPU time used in the backplane's last complete integration period, in cores
  * @param cpuLimitCores the CPU limit in cores, {@code null} when unlimited
  * @param throttledMsPerSecond time ready work waited for CPU budget, milliseconds per second
  * @param busyThreads workers running an action

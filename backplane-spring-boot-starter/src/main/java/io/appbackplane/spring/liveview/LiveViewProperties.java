@@ -1,6 +1,9 @@
 package io.appbackplane.spring.liveview;
 
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -25,6 +28,16 @@ public class LiveViewProperties {
     /** How much history the page shows: one sample per backplane per second is kept this long. */
     private Duration history = Duration.ofMinutes(5);
 
+    /**
+     * When the slowest actions show their object keys (a key's text may carry an order number, a
+     * customer id or a record's every field): never, when-authorized (a caller with one of 'roles',
+     * or any authenticated caller when 'roles' is empty) or always. Hidden keys show as ******.
+     */
+    private Show showValues = Show.NEVER;
+
+    /** The roles that may see object keys with show-values 'when-authorized'; empty: any authenticated caller. */
+    private Set<String> roles = new LinkedHashSet<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -39,5 +52,21 @@ public class LiveViewProperties {
 
     public void setHistory(Duration history) {
         this.history = history;
+    }
+
+    public Show getShowValues() {
+        return showValues;
+    }
+
+    public void setShowValues(Show showValues) {
+        this.showValues = showValues;
+    }
+
+    public Set<String> getRoles() {
+        return roles;
+    }
+
+    public void setRoles(Set<String> roles) {
+        this.roles = roles;
     }
 }

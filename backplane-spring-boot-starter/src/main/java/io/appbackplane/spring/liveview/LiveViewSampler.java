@@ -66,8 +66,14 @@ final class LiveViewSampler implements SmartLifecycle {
         }
     }
 
-    /** Everything the page shows, with the frames taken after {@code sinceEpochMillis} (all when null). */
-    LiveViewData view(Long sinceEpochMillis) {
+    /** What a slow action's object shows as when keys are hidden. */
+    static final String HIDDEN = "******";
+
+    /**
+     * Everything the page shows, with the frames taken after {@code sinceEpochMillis} (all when
+     * null); the slow actions' object keys as text if {@code showKeys}, else {@value #HIDDEN}.
+     */
+    LiveViewData view(Long sinceEpochMillis, boolean showKeys) {
         long since = sinceEpochMillis == null ? Long.MIN_VALUE : sinceEpochMillis;
         long slowSince = clock.millis() - history.toMillis();
         List<LiveViewData.BackplaneView> views = new ArrayList<>();
@@ -84,7 +90,7 @@ final class LiveViewSampler implements SmartLifecycle {
             List<LiveViewData.SlowActionView> slow = new ArrayList<>();
             for (SlowActionLog.Entry entry : slowActions.slowest(name, slowSince, SLOWEST_SHOWN)) {
                 SlowAction a = entry.action();
-                slow.add(new LiveViewData.SlowActionView(entry.atEpochMillis(), a.component(), describe(a.objectKey()),
+                slow.add(new LiveViewData.SlowActionView(entry.atEpochMillis(), a.component(), showKeys ? describe(a.objectKey()) : HIDDEN,
                         a.priority(), a.runTime().toNanos() / 1e6, a.threshold().toNanos() / 1e6));
             }
             views.add(new LiveViewData.BackplaneView(name, latest == null ? null : latest.components().get(0).state().name(),

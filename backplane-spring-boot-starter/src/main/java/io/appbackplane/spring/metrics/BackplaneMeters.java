@@ -34,9 +34,9 @@ public final class BackplaneMeters {
     public static final String PRIORITY_ACTIONS = "backplane.priority.actions";
     /** Objects on the wait queue (gauge; tag backplane). */
     public static final String WAITING = "backplane.waiting";
-    /** Action time used in the current period, seconds (gauge; tag backplane). */
+    /** Worker CPU time (the CPU time of the backplane's worker threads) used in the current period, seconds (gauge; tag backplane). */
     public static final String CPU_USED = "backplane.cpu.used";
-    /** Action time used in the previous period, seconds (gauge; tag backplane). */
+    /** Worker CPU time used in the previous period, seconds (gauge; tag backplane). */
     public static final String CPU_USED_LAST = "backplane.cpu.used.last";
     /** The CPU limit in cores; NaN when unlimited (gauge; tag backplane). */
     public static final String CPU_LIMIT = "backplane.cpu.limit";

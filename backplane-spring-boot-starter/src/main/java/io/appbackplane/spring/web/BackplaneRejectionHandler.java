@@ -13,9 +13,14 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
  * Answers a request the backplane rejected (a component at its limit, not in an accepting state,
- * or shutting down) with HTTP 503, a {@code Retry-After} header and a ProblemDetail body naming
- * the reason — back pressure the client can act on, instead of a 500. Works for Spring MVC and
- * WebFlux controllers alike.
+ * or shutting down) with HTTP 503, a {@code Retry-After} header and a ProblemDetail body — back
+ * pressure the client can act on, instead of a 500. Works for Spring MVC and WebFlux controllers
+ * alike.
+ *
+ * <p>By default the body says only that the service is busy, whether to retry and when: the
+ * client learns no backplane, component or limit. With {@code backplane.web.include-details=true}
+ * it also names the reason, backplane and component, and the rejection's message as its detail
+ * (for clients inside the operator's own trust boundary).
  *
  * <p>It handles backplane rejections only: Spring matches an {@code @ExceptionHandler} against the
  * exception and each of its causes, so a rejection wrapped in a {@code CompletionException} (a
@@ -31,16 +36,22 @@ public class BackplaneRejectionHandler implements Ordered {
 
     private final Duration retryAfter;
     private final int order;
+    private final boolean includeDetails;
 
-    /** A handler at order 0. */
+    /** A handler at order 0 whose bodies name nothing internal. */
     public BackplaneRejectionHandler(Duration retryAfter) {
-        this(retryAfter, 0);
+        this(retryAfter, 0, false);
     }
 
-    /** A handler at {@code order} among the application's controller advice. */
-    public BackplaneRejectionHandler(Duration retryAfter, int order) {
+    /**
+     * A handler at {@code order} among the application's controller advice.
+     *
+     * @param includeDetails whether a body names the rejection's reason, backplane, component and message
+     */
+    public BackplaneRejectionHandler(Duration retryAfter, int order, boolean includeDetails) {
         this.retryAfter = retryAfter;
         this.order = order;
+        this.includeDetails = includeDetails;
     }
 
     @Override
@@ -50,16 +61,25 @@ public class BackplaneRejectionHandler implements Ordered {
 
     @ExceptionHandler(BackplaneRejectedException.class)
     public ResponseEntity<ProblemDetail> rejected(BackplaneRejectedException rejection) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, rejection.getMessage());
+        long retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
+        ProblemDetail problem;
+        if (includeDetails) {
+            problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, rejection.getMessage());
+            problem.setTitle("Busy: request rejected by the backplane");
+            problem.setProperty("reason", rejection.reason().name());
+            problem.setProperty("backplane", rejection.backplane());
+            problem.setProperty("component", rejection.component());
+        } else {
+            problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, rejection.isRetryable()
+                    ? "The service is busy. Retry after " + retryAfterSeconds + (retryAfterSeconds == 1 ? " second." : " seconds.")
+                    : "The service cannot take this request now. Do not retry it here.");
+            problem.setTitle("Service busy");
+        }
         problem.setType(TYPE);
-        problem.setTitle("Busy: request rejected by the backplane");
-        problem.setProperty("reason", rejection.reason().name());
-        problem.setProperty("backplane", rejection.backplane());
-        problem.setProperty("component", rejection.component());
         problem.setProperty("retryable", rejection.isRetryable());
         ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE);
         if (rejection.isRetryable()) {
-            response.header(HttpHeaders.RETRY_AFTER, String.valueOf(Math.max(1, retryAfter.toSeconds())));
+            response.header(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfterSeconds));
         }
         return response.body(problem);
     }

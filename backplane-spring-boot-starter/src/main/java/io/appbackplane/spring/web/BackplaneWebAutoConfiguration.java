@@ -27,6 +27,7 @@ public final class BackplaneWebAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     BackplaneRejectionHandler backplaneRejectionHandler(BackplaneProperties properties) {
-        return new BackplaneRejectionHandler(properties.getWeb().getRetryAfter(), properties.getWeb().getOrder());
+        BackplaneProperties.Web web = properties.getWeb();
+        return new BackplaneRejectionHandler(web.getRetryAfter(), web.getOrder(), web.isIncludeDetails());
     }
 }

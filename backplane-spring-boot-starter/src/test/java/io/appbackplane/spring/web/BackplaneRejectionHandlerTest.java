@@ -22,7 +22,7 @@ import org.springframework.http.ResponseEntity;
  */
 class BackplaneRejectionHandlerTest {
 
-    private final BackplaneRejectionHandler handler = new BackplaneRejectionHandler(Duration.ofSeconds(3));
+    private final BackplaneRejectionHandler handler = new BackplaneRejectionHandler(Duration.ofSeconds(3), 0, true);
 
     @Test
     void aLimitRejectionWhileRunningIsRetryableAndCarriesRetryAfter() {
@@ -38,6 +38,23 @@ class BackplaneRejectionHandlerTest {
             assertThat(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("3");
             assertThat(response.getBody().getProperties()).containsEntry("retryable", true)
                     .containsEntry("reason", "COMPONENT_LIMIT");
+        }
+    }
+
+    @Test
+    void byDefaultTheBodySaysOnlyThatTheServiceIsBusyAndWhenToRetry() {
+        try (Backplane backplane = Backplane.builder("web").stepMode().build()) {
+            BackplaneComponent gate = backplane.install(ComponentSpec.named("gate").withOperationLimit(1));
+            gate.submit("a", 0, ctx -> "held");
+            BackplaneRejectedException rejection = catchThrowableOfType(BackplaneRejectedException.class,
+                    () -> gate.submit("b", 0, ctx -> "over"));
+
+            ResponseEntity<ProblemDetail> response = new BackplaneRejectionHandler(Duration.ofSeconds(3)).rejected(rejection);
+
+            assertThat(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("3");
+            assertThat(response.getBody().getDetail()).isEqualTo("The service is busy. Retry after 3 seconds.");
+            assertThat(response.getBody().getProperties()).containsOnlyKeys("retryable");
+            assertThat(response.getBody().toString()).doesNotContain("gate", "web", "COMPONENT_LIMIT");
         }
     }
 

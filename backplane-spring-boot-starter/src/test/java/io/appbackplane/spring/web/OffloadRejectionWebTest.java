@@ -35,7 +35,8 @@ import tools.jackson.databind.JsonNode;
         "server.address=127.0.0.1",
         "backplane.configs.default.offload-threads=1",
         "backplane.configs.default.offload-queue=0",
-        "backplane.web.retry-after=3s"})
+        "backplane.web.retry-after=3s",
+        "backplane.web.include-details=true"})
 class OffloadRejectionWebTest {
 
     @LocalServerPort

@@ -44,7 +44,8 @@ import tools.jackson.databind.JsonNode;
         "spring.main.web-application-type=reactive",
         "server.address=127.0.0.1",
         "backplane.components.replies.operation-limit=1",
-        "backplane.web.retry-after=3s"})
+        "backplane.web.retry-after=3s",
+        "backplane.web.include-details=true"})
 class ReactiveWebTest {
 
     @LocalServerPort

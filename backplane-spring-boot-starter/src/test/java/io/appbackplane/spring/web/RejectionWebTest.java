@@ -79,12 +79,13 @@ class RejectionWebTest {
             assertThat(second.headers().firstValue("Content-Type")).get(STRING).startsWith("application/problem+json");
             JsonNode problem = LocalHttp.json(second);
             assertThat(problem.get("status").asInt()).isEqualTo(503);
-            assertThat(problem.get("reason").asString()).isEqualTo("COMPONENT_LIMIT");
-            assertThat(problem.get("component").asString()).isEqualTo("gate");
-            assertThat(problem.get("backplane").asString()).isEqualTo("default");
             assertThat(problem.get("retryable").asBoolean()).isTrue();
             assertThat(problem.get("type").asString()).isEqualTo("urn:appbackplane:rejected");
-            assertThat(problem.get("detail").asString()).contains("gate");
+            assertThat(problem.get("title").asString()).isEqualTo("Service busy");
+            assertThat(problem.get("detail").asString()).isEqualTo("The service is busy. Retry after 7 seconds.");
+            // by default nothing internal: no reason, backplane, component, limit or message
+            assertThat(problem.propertyNames()).containsExactlyInAnyOrder("type", "title", "status", "detail", "instance", "retryable");
+            assertThat(second.body()).doesNotContain("gate", "default", "COMPONENT_LIMIT", "limit");
             assertThat(LocalHttp.revealsJavaInternals(second.body())).as(second.body()).isFalse();
         } finally {
             gate.open();
