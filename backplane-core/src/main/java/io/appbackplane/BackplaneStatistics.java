@@ -73,8 +73,22 @@ public record BackplaneStatistics(
      *     ...), since the backplane started. A worker completes the futures of a turn after the
      *     object has left RUNNING, and charges this time to the CPU budget like the rest of the worker CPU time; it is
      *     included in {@code usedThisPeriod} and {@code usedLastPeriod}
+     * @param limitCores the limit in force in cores ({@code budgetPerPeriod} over the period): the
+     *     limit's own for a fixed limit, the current budget's for {@link CpuLimit#auto()}; {@link
+     *     Double#POSITIVE_INFINITY} when nothing is limited
+     * @param auto what an {@link CpuLimit#auto()} limit follows; {@code null} for any other limit
      */
     public record Cpu(
             CpuLimit limit, Duration budgetPerPeriod, Duration usedThisPeriod, Duration usedLastPeriod, Duration throttledTime,
-            Duration futureCallbackTime) {}
+            Duration futureCallbackTime, double limitCores, Auto auto) {}
+
+    /**
+     * What an {@link CpuLimit#auto()} limit follows.
+     *
+     * @param quota the process's CPU quota read at the last real tick; {@code null} when there is
+     *     none (the limit then limits nothing)
+     * @param restOfProcessCores the cores the rest of the process (everything but this backplane's
+     *     workers) is taken to use, which the limit leaves to it
+     */
+    public record Auto(CpuQuota quota, double restOfProcessCores) {}
 }

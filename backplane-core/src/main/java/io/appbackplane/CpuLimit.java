@@ -5,8 +5,10 @@ import java.util.Locale;
 
 /**
  * How much action running time a backplane may use per integration period, in cores: {@code 0.5}
- * means half of one core, that is 500 ms of worker CPU time per second (scheduling rule 5). Written as
- * cores ({@code "1.5"}) or millicores ({@code "500m"}), as in Kubernetes.
+ * means half of one core, that is 500 ms of worker CPU time per second (scheduling rule 5). Written
+ * as cores ({@code "1.5"}) or millicores ({@code "500m"}), as in Kubernetes, or {@code "auto"}: the
+ * limit then follows the process's container CPU quota minus what the rest of the process uses
+ * ({@link #auto()}).
  */
 public final class CpuLimit {
 
@@ -16,13 +18,32 @@ public final class CpuLimit {
     /** No limit: the backplane may use all its workers all the time. */
     public static final CpuLimit UNLIMITED = new CpuLimit(Double.POSITIVE_INFINITY);
 
-    private static final String ALLOWED =
-            "allowed: a number of cores in (0, " + (int) MAX_CORES + "] such as 0.5 or 2, millicores such as 500m, or 'unlimited'";
+    private static final CpuLimit AUTO = new CpuLimit(Double.NaN);
 
+    private static final String ALLOWED = "allowed: a number of cores in (0, " + (int) MAX_CORES
+            + "] such as 0.5 or 2, millicores such as 500m, 'auto' (follow the container's CPU quota) or 'unlimited'";
+
+    /** The limit in cores; NaN for {@link #auto()}, infinite for {@link #UNLIMITED}. */
     private final double cores;
 
     private CpuLimit(double cores) {
         this.cores = cores;
+    }
+
+    /**
+     * A limit that follows the process's CPU quota: the cgroup v2 {@code cpu.max}, or the cgroup v1
+     * {@code cpu.cfs_quota_us} / {@code cpu.cfs_period_us}, of the process's cgroup and its
+     * ancestors (the smallest wins), found through {@code /proc/self/cgroup} and re-read at every
+     * real tick, so that a resized container is followed. The budget of each period is the quota's
+     * share of the period (less a margin for the kernel's 100 ms enforcement) minus the CPU the rest
+     * of the process used lately (garbage collection, the JIT compiler, web and messaging threads:
+     * the process's CPU time minus the backplane workers'), so that the process as a whole stays
+     * under its quota and the kernel does not have to freeze it; the backplane's own work waits
+     * instead, most urgent first. Without a quota (none set, or not on Linux) it limits nothing.
+     * The limit in force and the quota followed are in {@link BackplaneStatistics.Cpu}.
+     */
+    public static CpuLimit auto() {
+        return AUTO;
     }
 
     /**
@@ -46,7 +67,7 @@ public final class CpuLimit {
     }
 
     /**
-     * Parses {@code "0.5"}, {@code "2"}, {@code "500m"} or {@code "unlimited"}.
+     * Parses {@code "0.5"}, {@code "2"}, {@code "500m"}, {@code "auto"} or {@code "unlimited"}.
      *
      * @throws IllegalArgumentException naming the text and the allowed forms
      */
@@ -57,6 +78,9 @@ public final class CpuLimit {
         String trimmed = text.trim().toLowerCase(Locale.ROOT);
         if (trimmed.equals("unlimited")) {
             return UNLIMITED;
+        }
+        if (trimmed.equals("auto")) {
+            return AUTO;
         }
         try {
             if (trimmed.endsWith("m")) {
@@ -73,13 +97,28 @@ public final class CpuLimit {
         return Double.isInfinite(cores);
     }
 
-    /** The limit in cores ({@link Double#POSITIVE_INFINITY} when unlimited). */
+    /** Whether this is the {@link #auto()} limit, which follows the container's CPU quota. */
+    public boolean isAuto() {
+        return this == AUTO;
+    }
+
+    /**
+     * The limit in cores ({@link Double#POSITIVE_INFINITY} when unlimited, {@link Double#NaN} for
+     * {@link #auto()}, whose cores in force change: see {@link BackplaneStatistics.Cpu#limitCores()}).
+     */
     public double cores() {
         return cores;
     }
 
-    /** The action running time this limit allows per {@code period}, in nanoseconds. */
+    /**
+     * The action running time this limit allows per {@code period}, in nanoseconds.
+     *
+     * @throws IllegalStateException for {@link #auto()}, whose budget is set period by period
+     */
     public long budgetNanos(Duration period) {
+        if (isAuto()) {
+            throw new IllegalStateException("the auto cpu-limit has no fixed budget; it follows the container's quota");
+        }
         if (isUnlimited()) {
             return Long.MAX_VALUE;
         }
@@ -88,7 +127,7 @@ public final class CpuLimit {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof CpuLimit limit && Double.compare(limit.cores, cores) == 0;
+        return other instanceof CpuLimit limit && Double.compare(limit.cores, cores) == 0; // compare: NaN (auto) equals itself
     }
 
     @Override
@@ -97,13 +136,16 @@ public final class CpuLimit {
     }
 
     /**
-     * {@code "unlimited"} or millicores, such as {@code "500m"} (cores, such as {@code "1.2345"}, when
+     * {@code "unlimited"}, {@code "auto"} or millicores, such as {@code "500m"} (cores, such as {@code "1.2345"}, when
      * the limit is not a whole number of millicores); {@link #parse} reads it back.
      */
     @Override
     public String toString() {
         if (isUnlimited()) {
             return "unlimited";
+        }
+        if (isAuto()) {
+            return "auto";
         }
         long millicores = Math.round(cores * 1000);
         return millicores / 1000.0 == cores ? millicores + "m" : String.valueOf(cores);

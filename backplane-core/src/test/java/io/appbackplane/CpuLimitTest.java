@@ -29,6 +29,19 @@ class CpuLimitTest {
     }
 
     @Test
+    void parsesAuto_whichHasNoFixedBudget() {
+        assertThat(CpuLimit.parse("auto")).isSameAs(CpuLimit.auto());
+        assertThat(CpuLimit.parse(" AUTO ")).isSameAs(CpuLimit.auto());
+        assertThat(CpuLimit.auto().isAuto()).isTrue();
+        assertThat(CpuLimit.auto().isUnlimited()).isFalse();
+        assertThat(CpuLimit.auto()).hasToString("auto").isEqualTo(CpuLimit.parse(CpuLimit.auto().toString()));
+        assertThat(CpuLimit.parse("500m").isAuto()).isFalse();
+        assertThatThrownBy(() -> CpuLimit.auto().budgetNanos(Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("auto");
+    }
+
+    @Test
     void parsesUnlimited() {
         assertThat(CpuLimit.parse("unlimited")).isSameAs(CpuLimit.UNLIMITED);
         assertThat(CpuLimit.parse("UNLIMITED")).isSameAs(CpuLimit.UNLIMITED);
@@ -71,7 +84,7 @@ class CpuLimitTest {
         assertThatThrownBy(() -> CpuLimit.parse(text))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("cpu-limit")
-                .hasMessageContainingAll("allowed", "0.5", "500m", "'unlimited'", "(0, 4096]");
+                .hasMessageContainingAll("allowed", "0.5", "500m", "'auto'", "'unlimited'", "(0, 4096]");
     }
 
     @Test

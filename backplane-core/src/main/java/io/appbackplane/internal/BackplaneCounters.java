@@ -117,7 +117,9 @@ final class BackplaneCounters {
                 Duration.ofNanos(cpu.usedThisPeriod()),
                 Duration.ofNanos(cpu.usedLastPeriod()),
                 Duration.ofNanos(cpu.throttledNanos(now)),
-                Duration.ofNanos(futureCallbackNanos.sum()));
+                Duration.ofNanos(futureCallbackNanos.sum()),
+                cpu.coresInForce(),
+                autoStatistics(cpu.auto()));
         int threads = workers == null ? 0 : workers.live();
         int busy = workers == null ? 0 : workers.busy();
         int idle = workers == null ? 0 : workers.idle();
@@ -127,6 +129,10 @@ final class BackplaneCounters {
                 // Σ components, not Σ priorities: a request an endpoint refused for its component's state has no priority.
                 ActionCounters.sum(componentStats.stream().map(ComponentStatistics::counts).toList()), componentStats,
                 rejectionsByReason());
+    }
+
+    private static BackplaneStatistics.Auto autoStatistics(AutoCpuLimit auto) {
+        return auto == null ? null : new BackplaneStatistics.Auto(auto.quota(), auto.restCores());
     }
 
     private Map<Reason, Long> rejectionsByReason() {

@@ -26,6 +26,8 @@ final class CpuBudget {
     private volatile int slices;
     private volatile long budgetNanos;
     private volatile CpuLimit limit;
+    /** Sets the budget at each real tick when the limit is {@code auto}; null otherwise. */
+    private volatile AutoCpuLimit auto;
     private volatile long periodStart;
     /** When the period before the current one started: the part of a charge before it belongs to no kept record. */
     private volatile long previousPeriodStart;
@@ -47,20 +49,45 @@ final class CpuBudget {
         this.slices = slices;
         this.periodStart = now;
         this.previousPeriodStart = now;
-        setLimit(limit);
+        setLimit(limit, now);
     }
 
-    void setLimit(CpuLimit limit) {
+    /** Sets the limit; {@code auto} starts following this process's cgroup quota from {@code now}. */
+    void setLimit(CpuLimit limit, long now) {
+        if (limit.isAuto()) {
+            follow(AutoCpuLimit.forProcess(now));
+            return;
+        }
+        this.auto = null;
         this.limit = limit;
         this.budgetNanos = limit.budgetNanos(Duration.ofNanos(periodNanos));
+    }
+
+    /** Sets the {@code auto} limit, its budget set by {@code controller} (tests pass their own sources). */
+    void follow(AutoCpuLimit controller) {
+        this.auto = controller;
+        this.limit = CpuLimit.auto();
+        this.budgetNanos = controller.initialBudget(periodNanos);
     }
 
     CpuLimit limit() {
         return limit;
     }
 
+    /** Whether the budget limits anything: false when unlimited, or {@code auto} without a quota. */
     boolean isLimited() {
-        return !limit.isUnlimited();
+        return budgetNanos != Long.MAX_VALUE;
+    }
+
+    /** The limit in force in cores: the budget over the period ({@link Double#POSITIVE_INFINITY} when not limited). */
+    double coresInForce() {
+        long budget = budgetNanos;
+        return budget == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : (double) budget / periodNanos;
+    }
+
+    /** What the {@code auto} limit follows, or null when the limit is not {@code auto}. */
+    AutoCpuLimit auto() {
+        return auto;
     }
 
     /** Whether a new action may start at {@code now}. */
@@ -135,8 +162,15 @@ final class CpuBudget {
         return periodStart;
     }
 
-    /** A real tick: the use of the period that ended becomes "last period". */
+    /**
+     * A real tick: the use of the period that ended becomes "last period"; an {@code auto} limit
+     * sets the new period's budget from it first.
+     */
     void realTick(long now) {
+        AutoCpuLimit controller = auto;
+        if (controller != null) {
+            budgetNanos = controller.tick(now, usedThisPeriod.get(), periodNanos);
+        }
         usedLastPeriod.set(usedThisPeriod.getAndSet(0));
         previousPeriodStart = periodStart;
         periodStart = now;

@@ -234,8 +234,8 @@ public final class DefaultBackplane implements Backplane {
     public synchronized void setCpuLimit(CpuLimit cpuLimit) {
         Objects.requireNonNull(cpuLimit, "cpuLimit must not be null");
         policy = policy.toBuilder().cpuLimit(cpuLimit).build();
-        cpu.setLimit(cpuLimit);
-        if (cpuLimit.isUnlimited()) {
+        cpu.setLimit(cpuLimit, clock.nanoTime());
+        if (!cpu.isLimited()) {
             cpu.resumed(clock.nanoTime()); // nothing waits for budget any more: close an open throttled interval
         }
         signalAll();

@@ -45,8 +45,7 @@ public record BackplaneDescriptor(
                         millis(p.slowActionThreshold()), p.actionsPerTurn(), p.operationLimit()),
                 new Threads(s.threads(), s.busyThreads(), s.idleThreads()),
                 s.priorities().stream().map(Priority::of).toList(),
-                new Cpu(s.cpu().limit().toString(), s.cpu().budgetPerPeriod() == null ? null : millis(s.cpu().budgetPerPeriod()),
-                        millis(s.cpu().usedThisPeriod()), millis(s.cpu().usedLastPeriod()), millis(s.cpu().throttledTime())),
+                Cpu.of(s.cpu()),
                 s.readyObjects(),
                 s.waitingObjects(),
                 s.outstanding(),
@@ -71,8 +70,31 @@ public record BackplaneDescriptor(
         }
     }
 
-    /** CPU limit and use. */
-    public record Cpu(String limit, Double budgetPerPeriodMs, double usedThisPeriodMs, double usedLastPeriodMs, double throttledMs) {}
+    /**
+     * CPU limit and use: {@code limit} as configured ({@code "auto"}, {@code "500m"}, ...), {@code
+     * limitCores} the limit in force (null when nothing is limited), {@code auto} what an {@code
+     * auto} limit follows (null for any other limit).
+     */
+    public record Cpu(String limit, Double limitCores, Double budgetPerPeriodMs, double usedThisPeriodMs, double usedLastPeriodMs,
+            double throttledMs, Auto auto) {
+        static Cpu of(BackplaneStatistics.Cpu c) {
+            return new Cpu(c.limit().toString(), Double.isInfinite(c.limitCores()) ? null : c.limitCores(),
+                    c.budgetPerPeriod() == null ? null : millis(c.budgetPerPeriod()), millis(c.usedThisPeriod()),
+                    millis(c.usedLastPeriod()), millis(c.throttledTime()), c.auto() == null ? null : Auto.of(c.auto()));
+        }
+    }
+
+    /**
+     * What an {@code auto} CPU limit follows: the container's CPU quota in cores and the cgroup file
+     * it was read from (both null when the process has no quota), and the cores the rest of the
+     * process is taken to use, which the limit leaves to it.
+     */
+    public record Auto(Double quotaCores, String quotaSource, double restOfProcessCores) {
+        static Auto of(BackplaneStatistics.Auto a) {
+            return new Auto(a.quota() == null ? null : a.quota().cores(), a.quota() == null ? null : a.quota().source(),
+                    a.restOfProcessCores());
+        }
+    }
 
     /** One component. */
     public record Component(String name, String state, List<String> dependencies, int outstanding, int operationLimit,

@@ -156,8 +156,9 @@ public class BackplaneProperties {
         private List<String> quotas;
 
         /**
-         * CPU limit in cores per integration period: "0.5", "2", "500m" or "unlimited". Default:
-         * unlimited.
+         * CPU limit in cores per integration period: "0.5", "2", "500m", "unlimited" or "auto"
+         * (follow the process's container CPU quota, re-read every period, minus what the rest of
+         * the process uses, so that the kernel does not throttle the process). Default: unlimited.
          */
         private String cpuLimit;
 

@@ -76,7 +76,7 @@ record LiveViewFrame(
         return new LiveViewFrame(
                 laterEpochMillis,
                 cpu.usedLastPeriod().toNanos() / period,
-                cpu.limit().isUnlimited() ? null : cpu.limit().cores(),
+                Double.isInfinite(cpu.limitCores()) ? null : cpu.limitCores(),
                 Math.max(0, throttled) / 1e6 / seconds,
                 later.busyThreads(),
                 later.idleThreads(),

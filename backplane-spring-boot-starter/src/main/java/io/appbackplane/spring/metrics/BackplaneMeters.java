@@ -38,7 +38,10 @@ public final class BackplaneMeters {
     public static final String CPU_USED = "backplane.cpu.used";
     /** Worker CPU time used in the previous period, seconds (gauge; tag backplane). */
     public static final String CPU_USED_LAST = "backplane.cpu.used.last";
-    /** The CPU limit in cores; NaN when unlimited (gauge; tag backplane). */
+    /**
+     * The CPU limit in force in cores: a fixed limit's cores, or what an {@code auto} limit allows
+     * this period; NaN when nothing is limited (gauge; tag backplane).
+     */
     public static final String CPU_LIMIT = "backplane.cpu.limit";
     /** Time ready work waited for CPU budget, seconds (counter; tag backplane). */
     public static final String THROTTLED = "backplane.throttled";

@@ -59,7 +59,7 @@ public final class BackplaneMetrics implements MeterBinder {
             gauge(meters, BackplaneMeters.WAITING, bp, stats, s -> s.waitingObjects());
             gauge(meters, BackplaneMeters.CPU_USED, bp, stats, s -> s.cpu().usedThisPeriod().toNanos() / 1e9);
             gauge(meters, BackplaneMeters.CPU_USED_LAST, bp, stats, s -> s.cpu().usedLastPeriod().toNanos() / 1e9);
-            gauge(meters, BackplaneMeters.CPU_LIMIT, bp, stats, s -> s.cpu().limit().isUnlimited() ? Double.NaN : s.cpu().limit().cores());
+            gauge(meters, BackplaneMeters.CPU_LIMIT, bp, stats, s -> Double.isInfinite(s.cpu().limitCores()) ? Double.NaN : s.cpu().limitCores());
             counter(meters, BackplaneMeters.THROTTLED, bp, stats, s -> s.cpu().throttledTime().toNanos() / 1e9);
             counter(meters, BackplaneMeters.VIRTUAL_TICKS, bp, stats, s -> s.virtualTicks());
             gauge(meters, BackplaneMeters.THREADS, bp.and("state", "busy"), stats, s -> s.busyThreads());
