@@ -16,36 +16,33 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * One in-JVM KRaft broker for every test class of the module (started on first use, stopped when
- * the JVM exits): starting a broker costs seconds, so tests share it and use their own topics and
- * groups. Topics are never created automatically, so a missing topic stays missing.
+ * the JVM exits), listening on 127.0.0.1 only ({@link LoopbackKafkaBroker}): starting a broker
+ * costs seconds, so tests share it and use their own topics and groups. Topics are never created
+ * automatically, so a missing topic stays missing.
  */
 final class TestBroker {
 
-    private static EmbeddedKafkaKraftBroker broker;
+    private static LoopbackKafkaBroker broker;
 
     private TestBroker() {}
 
     static synchronized String bootstrapServers() {
         if (broker == null) {
-            EmbeddedKafkaKraftBroker b = new EmbeddedKafkaKraftBroker(1, 6);
             Map<String, String> props = new HashMap<>();
+            props.put("num.partitions", "6");
             props.put("auto.create.topics.enable", "false");
-            props.put("group.initial.rebalance.delay.ms", "0");
             props.put("group.min.session.timeout.ms", "1000");
             props.put("offsets.topic.num.partitions", "5");
-            props.put("offsets.topic.replication.factor", "1");
-            props.put("transaction.state.log.replication.factor", "1");
-            props.put("transaction.state.log.min.isr", "1");
-            b.brokerProperties(props);
-            b.afterPropertiesSet();
+            long t0 = System.nanoTime();
+            LoopbackKafkaBroker b = LoopbackKafkaBroker.start(props);
+            System.out.printf("[test-broker] %s started in %d ms%n", b.bootstrapServers(), (System.nanoTime() - t0) / 1_000_000);
             broker = b;
-            Runtime.getRuntime().addShutdownHook(new Thread(b::destroy, "test-broker-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(b::close, "test-broker-stop"));
         }
-        return broker.getBrokersAsString();
+        return broker.bootstrapServers();
     }
 
     /** Creates topics of {@code partitions} partitions (and waits until they exist). */

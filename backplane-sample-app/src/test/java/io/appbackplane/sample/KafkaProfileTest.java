@@ -74,6 +74,23 @@ class KafkaProfileTest {
     }
 
     @Test
+    void theDemoBrokerAndTheServerListenOnLoopbackOnly() throws java.io.IOException {
+        if (!java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/net/tcp"))) {
+            String notice = "/proc is not readable here (not Linux?): cannot check which interfaces the demo broker"
+                    + " listens on; run this test on Linux";
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError(notice + " (CI=true: this check must run)");
+            }
+            org.junit.jupiter.api.Assumptions.abort(notice);
+        }
+        java.util.List<String> listening = ListeningSockets.ofThisProcess();
+        assertThat(listening).as("this JVM's listening sockets: the demo broker's two and the HTTP server")
+                .hasSizeGreaterThanOrEqualTo(3);
+        assertThat(listening).as("listening sockets not on 127.0.0.1 or ::1")
+                .filteredOn(address -> !ListeningSockets.isLoopback(address)).isEmpty();
+    }
+
+    @Test
     void aBadFeedRequestIsRejectedWithTheAllowedRange() {
         HttpResponse<String> bad = http.post("/orders/feed?count=0", "");
         assertThat(bad.statusCode()).isEqualTo(400);
