@@ -69,9 +69,12 @@ class ShutdownCallbackThreadTest {
         assertThat(queued).isCompletedExceptionally();
         releaseA.countDown(); // the worker runs the DOWN transition next, then idles until the DOWN deadline
         // The callback is still blocked: the DOWN deadline comes all the same.
-        assertThat(report).succeedsWithin(Duration.ofSeconds(10))
-                .isEqualTo(new ShutdownReport(1, 2)); // the running action finished; the queued one and the waiter failed
-        assertThat(releaseCallback.getCount()).isEqualTo(1);
+        ShutdownReport done = report.get(10, TimeUnit.SECONDS);
+        assertThat(releaseCallback.getCount()).as("the callback is still blocked").isEqualTo(1);
+        assertThat(done.completedWhileDraining()).as("the running action").isEqualTo(1);
+        // The queued request, and the waiter the DOWN hook left (or, on a slow machine whose worker
+        // had not run the DOWN transition by the DOWN deadline, that transition itself).
+        assertThat(done.failedAtShutdown()).isGreaterThanOrEqualTo(2);
         assertThat(callbackThread.get().getName()).doesNotStartWith("backplane-");
     }
 }

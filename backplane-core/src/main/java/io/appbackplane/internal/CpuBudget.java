@@ -113,11 +113,6 @@ final class CpuBudget {
         return Math.min(next, periodStart + periodNanos);
     }
 
-    /** Adds CPU time used in the current period. */
-    void charge(long runNanos) {
-        usedThisPeriod.addAndGet(runNanos);
-    }
-
     /**
      * Charges {@code cpuNanos} used between {@code from} and {@code to} (clock nanos), each period
      * only the part inside it (scheduling rule 5), in proportion to the wall time of {@code [from, to]}

@@ -276,7 +276,7 @@ final class IdleWorkers {
             }
             // Work queued but held back by the CPU budget: wake at the next release even if no push
             // comes (a slice release is not signalled; rule 5 forbids stalling until the tick).
-            me.park(parkNanos <= 0 && scheduler.hasQueuedWork() ? scheduler.nanosUntilRelease() : parkNanos);
+            me.park(parkNanos <= 0 && scheduler.hasReadyObjects() ? scheduler.nanosUntilRelease() : parkNanos);
         } finally {
             me.parked.set(false);
             idle.decrementAndGet();

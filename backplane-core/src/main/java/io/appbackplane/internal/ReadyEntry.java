@@ -40,7 +40,7 @@ final class ReadyEntry implements WorkObject.Enqueued, WorkObject.TurnEnd, Sched
     /**
      * The object, or null once the entry is dead (and for a queue's first dummy). Set
      * before the entry is published (by its push, a volatile CAS) and cleared only by {@link
-     * #kill} under the object's monitor, or by {@link #forget} once the entry's turn is over. A
+     * #kill} under the object's monitor, or by {@link #forget} when the entry's turn starts. A
      * poller reads it once (a plain read): it sees the object, whose monitor then tells it the entry
      * is stale, or null; both mean "stale". Once {@link WorkObject#take} succeeded nobody kills the
      * entry, so its taker may read the field again.
@@ -70,9 +70,11 @@ final class ReadyEntry implements WorkObject.Enqueued, WorkObject.TurnEnd, Sched
     }
 
     /**
-     * Drops the object of a taken entry once its turn is over: the entry may stay linked as its
-     * queue's dummy until the next poll, and must not keep a released object reachable meanwhile.
-     * Only the taker calls it; nobody reads the object of a taken entry after its turn.
+     * Drops the object of a taken entry when its turn starts (the taker has read the object into
+     * its own variable first): the entry may stay linked as its queue's dummy until the next poll,
+     * and must not keep the object reachable meanwhile, through a turn that may release it and
+     * long after. Only the taker calls it (and a poller, on an entry already dead); nobody reads
+     * the object of a taken entry after that.
      */
     void forget() {
         object = null;

@@ -38,7 +38,14 @@ final class ScheduledTimer implements TimerHandle {
     private volatile boolean outstanding;
     private volatile boolean cancelled;
     private volatile TimerService.Task task;
-    private long deadline; // confined to the timer thread (or the manual clock's caller)
+    /**
+     * The next firing's deadline. Written by one thread at a time, never concurrently: the starter
+     * (before the first firing is scheduled), the timer thread in {@link #fire} (or a manual clock's
+     * caller), and for a fixed- or computed-delay timer whoever finishes a firing's request (a
+     * worker, a shutdown sweep) in {@link #scheduleAfterDelay}, while no firing is outstanding; each
+     * write happens before the task it schedules, which is the next reader's only way in. Plain.
+     */
+    private long deadline;
 
     ScheduledTimer(DefaultComponent component, Object key, int priority, Action<?> action, Mode mode, long periodNanos,
             Supplier<Duration> nextDelay) {

@@ -355,13 +355,12 @@ final class Scheduler {
         return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
     }
 
-    /** Whether any object is READY (cheap: the depth counters), for a worker spinning before it parks. */
+    /**
+     * Whether any object is READY (cheap: the depth counters, what {@link #select} polls by); the
+     * CPU budget may still hold it back. Also true while a submitter has counted its object and
+     * not yet pushed its entry.
+     */
     boolean hasReadyObjects() {
-        return ready.totalDepth() > 0;
-    }
-
-    /** Whether any object is READY (the CPU budget may still hold it back). */
-    boolean hasQueuedWork() {
         return ready.totalDepth() > 0;
     }
 

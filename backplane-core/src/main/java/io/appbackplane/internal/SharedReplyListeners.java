@@ -78,11 +78,6 @@ final class SharedReplyListeners {
         });
     }
 
-    /** How many stages have a shared listener now (for tests). */
-    int stages() {
-        return byStage.size();
-    }
-
     /**
      * The shared listener of one stage: the records of the waits that joined it. Ended records
      * (timed out, abandoned) hold nothing (see {@link PendingReply}) and are dropped from the list
