@@ -2,19 +2,7 @@ package io.appbackplane.kafka;
 
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.IntegerSerializer;
-import org.apache.kafka.common.serialization.LongSerializer;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.serialization.UUIDSerializer;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,12 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
-import org.springframework.kafka.support.serializer.DelegatingByTypeSerializer;
 
 /**
  * {@link KafkaEndpoint} methods, when spring-kafka is on the class path and Spring Boot's Kafka
@@ -44,14 +28,25 @@ import org.springframework.kafka.support.serializer.DelegatingByTypeSerializer;
 @EnableConfigurationProperties(BackplaneKafkaProperties.class)
 public final class BackplaneKafkaAutoConfiguration {
 
+    /** Where failed records go; an application's own bean of this type replaces it. */
+    @Bean
+    @ConditionalOnMissingBean(KafkaDeadLetterRecoverer.class)
+    @ConditionalOnBean(ProducerFactory.class)
+    DeadLetterTopicRecoverer backplaneKafkaDeadLetterRecoverer(ProducerFactory<?, ?> producerFactory,
+            BackplaneKafkaProperties properties) {
+        properties.validate();
+        return new DeadLetterTopicRecoverer(producerFactory, properties.getDeadLetterSuffix());
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean({BackplaneRegistry.class, ConsumerFactory.class, ProducerFactory.class})
+    @ConditionalOnBean({BackplaneRegistry.class, ConsumerFactory.class, KafkaDeadLetterRecoverer.class})
     KafkaEndpointRegistrar backplaneKafkaEndpointRegistrar(ListableBeanFactory beans, BackplaneRegistry registry,
-            ConsumerFactory<?, ?> consumerFactory, ProducerFactory<?, ?> producerFactory, BackplaneKafkaProperties properties,
-            Environment environment, ObjectProvider<KafkaEndpointRegistrar.Listener> listener) {
-        DeadLetters deadLetters = new DeadLetters(deadLetterRecoverer(producerFactory, properties.getDeadLetterSuffix()),
-                Duration.ofSeconds(5));
+            ConsumerFactory<?, ?> consumerFactory, KafkaDeadLetterRecoverer deadLetterRecoverer,
+            BackplaneKafkaProperties properties, Environment environment,
+            ObjectProvider<KafkaEndpointRegistrar.Listener> listener) {
+        properties.validate();
+        DeadLetters deadLetters = new DeadLetters(deadLetterRecoverer, properties.getDeadLetter());
         KafkaEndpointRegistrar.Listener metrics = listener.getIfAvailable();
         return new KafkaEndpointRegistrar(beans, registry, consumerFactory, deadLetters, properties, environment,
                 metrics != null ? metrics : NO_LISTENER);
@@ -64,52 +59,6 @@ public final class BackplaneKafkaAutoConfiguration {
         @Override
         public void partitionAssigned(KafkaEndpointRegistrar.Registration registration, TopicPartition partition) {}
     };
-
-    /**
-     * A recoverer whose template writes what a failed record may hold: the original bytes of an
-     * unreadable key or value, or the deserialized key and value (strings, numbers, UUIDs; other
-     * types with the application's configured serializer).
-     */
-    static DeadLetterPublishingRecoverer deadLetterRecoverer(ProducerFactory<?, ?> appFactory, String suffix) {
-        Map<String, Object> configs = new HashMap<>(appFactory.getConfigurationProperties());
-        Serializer<?> keyFallback = fallback(configs.get(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG), true, configs);
-        Serializer<?> valueFallback = fallback(configs.get(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG), false, configs);
-        configs.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
-        configs.remove(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG);
-        configs.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        DefaultKafkaProducerFactory<Object, Object> factory = new DefaultKafkaProducerFactory<>(configs,
-                byType(keyFallback), byType(valueFallback));
-        KafkaOperations<Object, Object> template = new KafkaTemplate<>(factory);
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template,
-                (record, exception) -> new TopicPartition(record.topic() + suffix, -1));
-        recoverer.setFailIfSendResultIsError(true);
-        return recoverer;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static DelegatingByTypeSerializer byType(Serializer<?> fallback) {
-        Map<Class<?>, Serializer<?>> delegates = new LinkedHashMap<>();
-        delegates.put(byte[].class, new ByteArraySerializer());
-        delegates.put(String.class, new StringSerializer());
-        delegates.put(Long.class, new LongSerializer());
-        delegates.put(Integer.class, new IntegerSerializer());
-        delegates.put(UUID.class, new UUIDSerializer());
-        delegates.put(Object.class, fallback);
-        return new DelegatingByTypeSerializer((Map) delegates, true);
-    }
-
-    private static Serializer<?> fallback(Object configured, boolean isKey, Map<String, Object> configs) {
-        try {
-            Class<?> type = configured instanceof Class<?> c ? c
-                    : configured != null ? Class.forName(configured.toString()) : StringSerializer.class;
-            Serializer<?> serializer = (Serializer<?>) type.getDeclaredConstructor().newInstance();
-            serializer.configure(configs, isKey);
-            return serializer;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("cannot create the dead-letter " + (isKey ? "key" : "value") + " serializer "
-                    + configured + ": " + e, e);
-        }
-    }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")

@@ -18,7 +18,10 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointRegistrar.Listener {
 
-    /** Records finished, by outcome: completed, dead-lettered, redelivered (still running at a hand-over). */
+    /**
+     * Records finished, by outcome: completed, dead-lettered, dead-letter-failed (every dead-letter
+     * publish failed and the record was skipped), redelivered (still running at a hand-over).
+     */
     public static final String RECORDS = "backplane.kafka.records";
     /**
      * Of the redelivered records, those still running here when their partition was lost (no
@@ -70,6 +73,7 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
         whenBound(() -> {
             FunctionCounter.builder(RECORDS, d, x -> x.completed.get()).tags(tags).tag("outcome", "completed").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.deadLettered.get()).tags(tags).tag("outcome", "dead-lettered").register(registry);
+            FunctionCounter.builder(RECORDS, d, x -> x.deadLetterFailed.get()).tags(tags).tag("outcome", "dead-letter-failed").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.abandonedAtRevoke.get()).tags(tags).tag("outcome", "redelivered").register(registry);
             FunctionCounter.builder(RUNNING_WHEN_LOST, d, x -> x.runningAtLoss.get()).tags(tags).register(registry);
             FunctionCounter.builder(CANCELLED_AFTER_HANDOVER, d, x -> x.cancelledAfterMove.get()).tags(tags).register(registry);

@@ -32,6 +32,9 @@ public class BackplaneKafkaProperties {
     /** Retries of a failed record before it goes to the dead-letter topic. */
     private final Retry retry = new Retry();
 
+    /** Publishing failed records to their dead-letter topic. */
+    private final DeadLetter deadLetter = new DeadLetter();
+
     /** Roles driven by leader election. */
     private final LeaderElection leaderElection = new LeaderElection();
 
@@ -65,6 +68,10 @@ public class BackplaneKafkaProperties {
 
     public void setDeadLetterSuffix(String deadLetterSuffix) {
         this.deadLetterSuffix = deadLetterSuffix;
+    }
+
+    public DeadLetter getDeadLetter() {
+        return deadLetter;
     }
 
     public Retry getRetry() {
@@ -130,6 +137,61 @@ public class BackplaneKafkaProperties {
     }
 
     /**
+     * A dead-letter publish that fails (broker unreachable, topic missing, authorization) is tried
+     * {@code attempts} times, {@code retry-delay} apart; then {@code on-failure} decides.
+     */
+    public static class DeadLetter {
+
+        /** Publish attempts for one failed record, 1 or more. */
+        private int attempts = 3;
+
+        /** Delay between publish attempts. */
+        private Duration retryDelay = Duration.ofSeconds(1);
+
+        /** What happens to a record whose dead-letter publish failed every attempt. */
+        private OnFailure onFailure = OnFailure.SKIP;
+
+        public int getAttempts() {
+            return attempts;
+        }
+
+        public void setAttempts(int attempts) {
+            this.attempts = attempts;
+        }
+
+        public Duration getRetryDelay() {
+            return retryDelay;
+        }
+
+        public void setRetryDelay(Duration retryDelay) {
+            this.retryDelay = retryDelay;
+        }
+
+        public OnFailure getOnFailure() {
+            return onFailure;
+        }
+
+        public void setOnFailure(OnFailure onFailure) {
+            this.onFailure = onFailure;
+        }
+    }
+
+    /** What happens to a record whose dead-letter publish failed every attempt. */
+    public enum OnFailure {
+        /**
+         * Log it (with its topic, partition, offset and both failures), count it as {@code
+         * backplane.kafka.records{outcome=dead-letter-failed}} and go on: its offset is committed
+         * with the partition's later records.
+         */
+        SKIP,
+        /**
+         * Log it and stop the endpoint's listener container: the record stays uncommitted, and the
+         * partitions move to the group's other members (which meet it again) or wait for a restart.
+         */
+        STOP
+    }
+
+    /**
      * Components follow Spring Integration's leader events: granted moves every backplane's
      * components to PRIMARY, revoked to SECONDARY. Start the node with {@code backplane.role=secondary}.
      */
@@ -157,6 +219,15 @@ public class BackplaneKafkaProperties {
         }
         if (deadLetterSuffix == null || deadLetterSuffix.isBlank()) {
             throw invalid("dead-letter-suffix", deadLetterSuffix, "a non-blank suffix");
+        }
+        if (deadLetter.attempts < 1) {
+            throw invalid("dead-letter.attempts", deadLetter.attempts, "1 or more");
+        }
+        if (deadLetter.retryDelay == null || deadLetter.retryDelay.isNegative()) {
+            throw invalid("dead-letter.retry-delay", deadLetter.retryDelay, "a duration of zero or more");
+        }
+        if (deadLetter.onFailure == null) {
+            throw invalid("dead-letter.on-failure", null, "skip or stop");
         }
         if (retry.attempts < 1) {
             throw invalid("retry.attempts", retry.attempts, "1 or more");

@@ -14,9 +14,11 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * records held back while it was full have been submitted. A paused spring-kafka container keeps
  * polling, so its consumer stays in the group however long the pause lasts.
  *
- * <p>Threads: any. {@link #pause} is lock-free (it is called while a partition's lock is held);
- * {@link #maybeResume} is synchronized and takes partition locks, so the lock order is throttle,
- * then partition, never the reverse. Benign race: a pause between {@code maybeResume} resuming the
+ * <p>Threads: any. {@link #pause} is lock-free; {@link #maybeResume} is synchronized and takes
+ * partition monitors (briefly: {@link PartitionFeed} never holds its monitor across a submit or a
+ * call into the throttle), so the only lock order is throttle, then partition. A submit may
+ * complete its action on the submitting thread and call {@link #afterDone} there: that takes the
+ * throttle's lock while holding no partition monitor. Benign race: a pause between {@code maybeResume} resuming the
  * containers and clearing the flag is lost; the next rejected record pauses again.
  */
 final class ComponentThrottle {
@@ -26,7 +28,7 @@ final class ComponentThrottle {
     private final BackplaneComponent component;
     private final double resumeBelow;
     private final List<MessageListenerContainer> containers = new CopyOnWriteArrayList<>();
-    private final List<RecordDispatcher> dispatchers = new CopyOnWriteArrayList<>();
+    private final List<Backlogs> backlogs = new CopyOnWriteArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicLong pauses = new java.util.concurrent.atomic.AtomicLong();
     private volatile long pausedSince;
@@ -41,9 +43,15 @@ final class ComponentThrottle {
         return component;
     }
 
-    void feeds(MessageListenerContainer container, RecordDispatcher dispatcher) {
+    /** The records one endpoint held back while its component was full. */
+    interface Backlogs {
+        /** Submits every partition's held-back records; whether all its backlogs are now empty. */
+        boolean drainBacklogs();
+    }
+
+    void feeds(MessageListenerContainer container, Backlogs backlogs) {
         containers.add(container);
-        dispatchers.add(dispatcher);
+        this.backlogs.add(backlogs);
     }
 
     boolean isPaused() {
@@ -86,8 +94,8 @@ final class ComponentThrottle {
         if (!paused.get() || !hasRoom()) {
             return;
         }
-        for (RecordDispatcher dispatcher : dispatchers) {
-            if (!dispatcher.drainBacklogs()) {
+        for (Backlogs endpoint : backlogs) {
+            if (!endpoint.drainBacklogs()) {
                 return; // still full, or not accepting: stay paused; the sweeper tries again
             }
         }

@@ -40,7 +40,6 @@ import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
-import org.springframework.kafka.support.serializer.ErrorHandlingDeserializer;
 import org.springframework.util.StringUtils;
 
 /**
@@ -71,16 +70,16 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     private final Listener listener;
     private final List<Registration> registrations = new ArrayList<>();
     private final Map<BackplaneComponent, ComponentThrottle> throttles = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "backplane-kafka-resume");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final RecordDeserializer deserializer;
+    /** Resumes paused partitions where there is room again; one per start, shut down at each stop. */
+    private ScheduledExecutorService sweeper;
     private volatile boolean running;
 
     /**
-     * @param consumerFactory the application's consumer factory; its deserializers are wrapped in
-     *     {@link ErrorHandlingDeserializer} so an unreadable record reaches the dead-letter topic
+     * @param consumerFactory the application's consumer factory (Spring Boot's, with its customizers
+     *     applied): the endpoints' consumers are built from its configuration, listeners and post-
+     *     processors, reading bytes; its deserializers then turn each record into what the endpoint
+     *     method takes ({@link RecordDeserializer}), so a record's dead-letter copy is its original bytes
      * @param listener told of each endpoint and of each partition first assigned to it (metrics)
      */
     KafkaEndpointRegistrar(ListableBeanFactory beans, BackplaneRegistry registry, ConsumerFactory<?, ?> consumerFactory,
@@ -89,17 +88,17 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         properties.validate();
         this.beans = beans;
         this.registry = registry;
-        this.consumerFactory = errorHandling(consumerFactory);
+        this.deserializer = new RecordDeserializer(consumerFactory);
+        this.consumerFactory = bytesConsumerFactory(consumerFactory);
         this.deadLetters = deadLetters;
         this.properties = properties;
         this.environment = environment;
         this.listener = listener;
     }
 
-    private static ConsumerFactory<Object, Object> errorHandling(ConsumerFactory<?, ?> factory) {
-        Map<String, Object> configs = new HashMap<>(factory.getConfigurationProperties());
-        wrap(configs, ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ErrorHandlingDeserializer.KEY_DESERIALIZER_CLASS);
-        wrap(configs, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ErrorHandlingDeserializer.VALUE_DESERIALIZER_CLASS);
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static ConsumerFactory<Object, Object> bytesConsumerFactory(ConsumerFactory<?, ?> factory) {
+        Map<String, Object> configs = RecordDeserializer.bytesConfigs(factory.getConfigurationProperties());
         // Offsets are committed by the backplane after each record's action completes, never by a timer.
         configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // Cooperative rebalancing unless the application chose an assignor: a rebalance then revokes
@@ -107,20 +106,11 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         // other partitions (and other endpoints sharing the group) keep running through it.
         configs.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                 org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
-        return new DefaultKafkaConsumerFactory<>(configs);
-    }
-
-    private static void wrap(Map<String, Object> configs, String key, String delegateKey) {
-        Object configured = configs.get(key);
-        if (configured == null) {
-            configured = org.apache.kafka.common.serialization.StringDeserializer.class;
-        }
-        boolean wrapped = configured == ErrorHandlingDeserializer.class
-                || ErrorHandlingDeserializer.class.getName().equals(configured.toString());
-        if (!wrapped) {
-            configs.put(key, ErrorHandlingDeserializer.class);
-            configs.put(delegateKey, configured);
-        }
+        DefaultKafkaConsumerFactory<Object, Object> bytes = new DefaultKafkaConsumerFactory<>(configs);
+        // What customizers added to Boot's factory (Micrometer's client metrics listener among them).
+        ((List) factory.getListeners()).forEach(l -> bytes.addListener((ConsumerFactory.Listener) l));
+        ((List) factory.getPostProcessors()).forEach(p -> bytes.addPostProcessor((org.springframework.kafka.core.ConsumerPostProcessor) p));
+        return bytes;
     }
 
     @Override
@@ -178,7 +168,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
 
         List<Registration> holder = new ArrayList<>(1);
         RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
-                properties.getRevokeTimeout(), keyExpression, tp -> listener.partitionAssigned(holder.get(0), tp));
+                properties.getRevokeTimeout(), keyExpression, deserializer, tp -> listener.partitionAssigned(holder.get(0), tp));
         ContainerProperties containerProperties = new ContainerProperties(topics.toArray(String[]::new));
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
@@ -192,6 +182,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         container.setBeanName("backplaneKafka." + componentName + "." + endpointName);
         container.setAutoStartup(false);
         throttle.feeds(container, dispatcher);
+        dispatcher.stopContainerWith(() -> {
+            if (container.isRunning()) {
+                container.stop(() -> LOG.error("@KafkaEndpoint {}.{}: listener container stopped (dead-letter policy stop);"
+                        + " restart the application to consume its topics again", componentName, endpointName));
+            }
+        });
         Registration registration = new Registration(componentName, endpointName, groupId, topics, container, dispatcher,
                 ConcurrentHashMap.newKeySet());
         holder.add(registration);
@@ -234,10 +230,24 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         return List.copyOf(registrations);
     }
 
+    /**
+     * Starts the containers, and again after {@link #stop} (Spring's test context cache stops a
+     * cached context when a suite switches to another one and starts it when it comes back): each
+     * start has a resume sweeper of its own.
+     */
     @Override
-    public void start() {
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
         checkTopics();
-        sweeper.scheduleWithFixedDelay(this::resumeWhereRoom, 100, 100, TimeUnit.MILLISECONDS);
+        ScheduledExecutorService newSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "backplane-kafka-resume");
+            thread.setDaemon(true);
+            return thread;
+        });
+        newSweeper.scheduleWithFixedDelay(this::resumeWhereRoom, 100, 100, TimeUnit.MILLISECONDS);
+        sweeper = newSweeper;
         registrations.forEach(r -> r.container().start());
         running = true;
     }
@@ -300,12 +310,19 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
      * finish within {@code backplane.kafka.revoke-timeout} and are committed).
      */
     @Override
-    public void stop(Runnable callback) {
+    public synchronized void stop(Runnable callback) {
         running = false;
+        ScheduledExecutorService stopping = sweeper;
+        sweeper = null;
+        Runnable done = () -> {
+            if (stopping != null) {
+                stopping.shutdown();
+            }
+            callback.run();
+        };
         List<Registration> active = registrations.stream().filter(r -> r.container().isRunning()).toList();
         if (active.isEmpty()) {
-            sweeper.shutdown();
-            callback.run();
+            done.run();
             return;
         }
         CountDownLatch stopped = new CountDownLatch(active.size());
@@ -316,8 +333,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
-                sweeper.shutdown();
-                callback.run();
+                done.run();
             }
         }, "backplane-kafka-stop");
         waiter.setDaemon(true);
@@ -336,8 +352,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
 
     @Override
     public void destroy() {
-        sweeper.shutdownNow();
+        ScheduledExecutorService current = sweeper;
+        if (current != null) {
+            current.shutdownNow();
+        }
         deadLetters.close();
+        deserializer.close();
     }
 
     /** A view of every endpoint and assigned partition, for the actuator endpoints. */
@@ -365,6 +385,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             view.put("pauses", d.throttle().pauses());
             view.put("completed", d.completed.get());
             view.put("deadLettered", d.deadLettered.get());
+            view.put("deadLetterFailed", d.deadLetterFailed.get());
             view.put("handovers", d.handovers.get());
             view.put("lastHandoverMillis", d.lastHandoverNanos.get() / 1_000_000.0);
             view.put("redeliveredAfterHandover", d.abandonedAtRevoke.get());

@@ -12,21 +12,29 @@ import org.apache.kafka.common.TopicPartition;
  * limit, or not in an accepting state), held in offset order until it can.
  *
  * <p>Threads: {@link #offer} on the consumer thread; {@link #drain} on any thread (the throttle's
- * resume, under the throttle's lock); {@link #revoke} on the consumer thread. The backlog is guarded
- * by this object's monitor. Invariant: while the backlog is not empty, no later record of the
- * partition is submitted before it (partition order, hence key order, holds).
+ * resume); {@link #revoke} and {@link #lose} on the consumer thread. The backlog and the {@code
+ * submitting} flag are guarded by this object's monitor, which is <em>never held across a
+ * submit</em>: a submit may complete the action on the calling thread, and that completion takes
+ * the throttle's lock (to resume), while the throttle's resume takes this monitor — holding it
+ * across the submit would order the two locks both ways and deadlock.
+ *
+ * <p>Invariants: at most one thread submits this partition's records at a time (the one that set
+ * {@code submitting}), always the backlog's head, so records are submitted in offset order (hence
+ * key order); while the backlog is not empty no later record of the partition is submitted before it.
  */
 final class PartitionFeed {
 
     /**
      * A received record on its way through the backplane: the endpoint's request.
      *
+     * @param record the record as the endpoint method sees it (key and value deserialized)
+     * @param raw the record as consumed (key and value as bytes): what the dead-letter topic gets
      * @param key the key naming its object: the record's key, or the key extracted from its payload
      *     ({@code @KafkaEndpoint(key)}); see {@link RecordDispatcher#objectKey}
      * @param progress the assignment it was received in; once that is closed the record does not start
      * @param entry its place in the progress window
      */
-    record Pending(ConsumerRecord<Object, Object> record, Object key, PartitionProgress progress,
+    record Pending(ConsumerRecord<Object, Object> record, ConsumerRecord<?, ?> raw, Object key, PartitionProgress progress,
             PartitionProgress.Entry entry) {}
 
     /** Submits a record to the backplane; throws {@link BackplaneRejectedException} when it is not taken. */
@@ -42,6 +50,8 @@ final class PartitionFeed {
     private final ComponentThrottle throttle;
     private volatile long lag = -1;
     private boolean revoked;
+    /** A thread is submitting the backlog's records (outside the monitor); others only append. */
+    private boolean submitting;
 
     PartitionFeed(TopicPartition partition, PartitionProgress progress, Submitter submitter, ComponentThrottle throttle) {
         this.partition = partition;
@@ -52,41 +62,69 @@ final class PartitionFeed {
     }
 
     /**
-     * Submits {@code pending}, or holds it back behind earlier held-back records.
+     * Submits {@code pending} after the records held back before it, or holds it back.
      *
-     * @return false if it was held back (the caller pauses the partition's container)
+     * @return false if it was held back because the component did not take a record (the caller
+     *     pauses the partition's container); true if it was submitted, or another thread is
+     *     submitting this partition's records and will submit it
      */
-    synchronized boolean offer(Pending pending) {
-        if (revoked) {
-            return true; // not ours any more: it will be delivered to the new owner
-        }
-        if (!backlog.isEmpty()) {
+    boolean offer(Pending pending) {
+        synchronized (this) {
+            if (revoked) {
+                return true; // not ours any more: it will be delivered to the new owner
+            }
             backlog.addLast(pending);
-            return false;
+            if (submitting) {
+                return true;
+            }
+            submitting = true;
         }
-        if (!trySubmit(pending)) {
-            backlog.addLast(pending);
-            return false;
-        }
-        return true;
+        return submitBacklog();
     }
 
     /**
      * Submits held-back records in order until one is rejected again.
      *
-     * @return whether the backlog is now empty
+     * @return whether the backlog is now empty (false also while another thread is submitting it)
      */
-    synchronized boolean drain() {
-        while (!revoked && !backlog.isEmpty()) {
-            // Taken off before submitting: a completion that runs synchronously inside submit may
-            // drain again (reentrant) and must see the next record as the head.
-            Pending head = backlog.pollFirst();
+    boolean drain() {
+        synchronized (this) {
+            if (revoked || backlog.isEmpty()) {
+                return true;
+            }
+            if (submitting) {
+                return false; // that thread submits them (or pauses); the throttle's sweeper looks again
+            }
+            submitting = true;
+        }
+        return submitBacklog();
+    }
+
+    /** Called with {@code submitting} set by this thread; clears it before returning. */
+    private boolean submitBacklog() {
+        while (true) {
+            Pending head;
+            synchronized (this) {
+                if (revoked || backlog.isEmpty()) {
+                    submitting = false;
+                    return true;
+                }
+                // Taken off before submitting: only this thread submits, and a revoke that clears the
+                // backlog meanwhile must not see the record as still held back.
+                head = backlog.pollFirst();
+            }
             if (!trySubmit(head)) {
-                backlog.offerFirst(head);
-                return false;
+                synchronized (this) {
+                    submitting = false;
+                    if (revoked) {
+                        progress.withdraw(head.entry());
+                        return true;
+                    }
+                    backlog.offerFirst(head);
+                    return false;
+                }
             }
         }
-        return true;
     }
 
     private boolean trySubmit(Pending pending) {
@@ -102,17 +140,15 @@ final class PartitionFeed {
     }
 
     /**
-     * Ends this assignment: drops the backlog (never started, so the next owner gets those records
-     * from the committed offset), waits up to {@code timeoutNanos} for the in-flight records, and
-     * closes the progress so nothing more is committed and no record still queued in the backplane starts.
+     * Ends this assignment: withdraws the backlog (never started, so it is not waited for and the
+     * next owner gets those records from the committed offset), waits up to {@code timeoutNanos}
+     * for the records submitted to the backplane, and closes the progress so nothing more is
+     * committed and no record still queued in the backplane starts.
      *
      * @return the records still in flight when it closed (the new owner will run them again)
      */
     int revoke(long timeoutNanos) throws InterruptedException {
-        synchronized (this) {
-            revoked = true;
-            backlog.clear();
-        }
+        withdrawBacklog();
         return progress.closeAfter(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -124,11 +160,16 @@ final class PartitionFeed {
      * @return the progress at the close
      */
     PartitionProgress.Snapshot lose() {
-        synchronized (this) {
-            revoked = true;
-            backlog.clear();
-        }
+        withdrawBacklog();
         return progress.close();
+    }
+
+    private synchronized void withdrawBacklog() {
+        revoked = true;
+        for (Pending held : backlog) {
+            progress.withdraw(held.entry());
+        }
+        backlog.clear();
     }
 
     synchronized int backlogSize() {

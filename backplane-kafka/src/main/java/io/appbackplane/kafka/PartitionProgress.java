@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  *
  * <p>Invariants (under the lock): {@code received = committedCount + window.size()}; the window's
  * first entry is not done (every done prefix has been handed to {@code commit}); {@code inFlight =}
- * number of window entries not done; {@code running =} number of window entries started and not done.
+ * number of window entries neither done nor withdrawn; {@code running =} number of window entries started and not done.
  * Once closed, no entry starts and none is committed: a record queued in the backplane when its
  * partition moved on never runs here (the new owner runs it), only one already running may overlap.
  */
@@ -30,6 +30,8 @@ final class PartitionProgress {
         final Object token;
         boolean started;
         boolean done;
+        /** Given up here without running (held back when its partition moved on): never starts, never commits. */
+        boolean withdrawn;
 
         Entry(long offset, Object token) {
             this.offset = offset;
@@ -93,7 +95,7 @@ final class PartitionProgress {
     boolean start(Entry entry) {
         lock.lock();
         try {
-            if (closed || entry.done) {
+            if (closed || entry.done || entry.withdrawn) {
                 return false;
             }
             if (!entry.started) {
@@ -101,6 +103,49 @@ final class PartitionProgress {
                 running++;
             }
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives up {@code entry} here: a record held back when its partition moved on (the new owner
+     * runs it from the committed offset), or one whose dead-letter publish failed under the STOP
+     * policy. It no longer counts as in flight (a hand-over does not wait for it), never starts
+     * (again) and is never done, so no offset at or after it is committed for this assignment.
+     *
+     * @return whether it was withdrawn (false if it was done or withdrawn already)
+     */
+    boolean withdraw(Entry entry) {
+        lock.lock();
+        try {
+            if (entry.done || entry.withdrawn) {
+                return false;
+            }
+            entry.withdrawn = true;
+            inFlight--;
+            if (entry.started) {
+                running--;
+            }
+            if (inFlight == 0) {
+                drained.signalAll();
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The entry of a received offset still in the window, or null. */
+    Entry entryFor(long offset) {
+        lock.lock();
+        try {
+            for (Entry entry : window) {
+                if (entry.offset == offset) {
+                    return entry;
+                }
+            }
+            return null;
         } finally {
             lock.unlock();
         }
@@ -126,7 +171,7 @@ final class PartitionProgress {
     boolean done(Entry entry) {
         lock.lock();
         try {
-            if (closed || entry.done) {
+            if (closed || entry.done || entry.withdrawn) {
                 return false;
             }
             entry.done = true;

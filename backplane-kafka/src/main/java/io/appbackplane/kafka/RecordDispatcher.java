@@ -36,7 +36,7 @@ import org.springframework.kafka.support.Acknowledgment;
  * before spring-kafka commits the queued acknowledgments of the revoked partitions.
  */
 final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListener<Object, Object>,
-        ConsumerAwareRebalanceListener, CommonErrorHandler {
+        ConsumerAwareRebalanceListener, CommonErrorHandler, ComponentThrottle.Backlogs {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordDispatcher.class);
 
@@ -49,8 +49,14 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private final Map<TopicPartition, PartitionFeed> feeds = new ConcurrentHashMap<>();
     private final Consumer<TopicPartition> firstSeen;
     private final Map<TopicPartition, Boolean> seen = new ConcurrentHashMap<>();
+    private final RecordDeserializer deserializer;
+    private final RateLimitedLog deadLetterLog = new RateLimitedLog(LOG, Duration.ofSeconds(5));
+    /** Stops this endpoint's container (dead-letter policy STOP); set once the container exists. */
+    private volatile Runnable stopContainer = () -> {};
     final AtomicLong completed = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
+    /** Records whose dead-letter publish failed every attempt and were skipped (policy SKIP). */
+    final AtomicLong deadLetterFailed = new AtomicLong();
     /** Records in flight when their partition was revoked or lost: the new owner runs them again. */
     final AtomicLong abandonedAtRevoke = new AtomicLong();
     /** Of those, records running when their partition was lost: they may have overlapped with the new owner. */
@@ -68,8 +74,9 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
      */
     RecordDispatcher(String name, ActionEndpoint<PartitionFeed.Pending, Object> endpoint,
             ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, RecordKeyExpression keyExpression,
-            Consumer<TopicPartition> firstSeen) {
+            RecordDeserializer deserializer, Consumer<TopicPartition> firstSeen) {
         this.name = name;
+        this.deserializer = deserializer;
         this.endpoint = endpoint;
         this.throttle = throttle;
         this.deadLetters = deadLetters;
@@ -80,6 +87,11 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
 
     String name() {
         return name;
+    }
+
+    /** How to stop this endpoint's container (dead-letter policy STOP). */
+    void stopContainerWith(Runnable stop) {
+        this.stopContainer = stop;
     }
 
     /** The payload key expression, or null when the record's key names its object. */
@@ -111,25 +123,37 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
 
     // ---- consumer thread ---------------------------------------------------------------------
 
+    /**
+     * Takes a record as consumed (key and value as bytes). Whatever the application's code throws
+     * for this one record — its deserializers, its key expression — sends the record to the
+     * dead-letter path in its place in the partition's order, and the partition goes on.
+     */
     @Override
-    public void onMessage(ConsumerRecord<Object, Object> record, Acknowledgment acknowledgment,
+    public void onMessage(ConsumerRecord<Object, Object> raw, Acknowledgment acknowledgment,
             org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
-        PartitionFeed feed = feed(new TopicPartition(record.topic(), record.partition()));
+        PartitionFeed feed = feed(new TopicPartition(raw.topic(), raw.partition()));
         if (consumer != null) {
             feed.lag(consumer.currentLag(feed.partition).orElse(-1));
         }
-        PartitionProgress.Entry entry = feed.progress.received(record.offset(), acknowledgment);
-        Object key = record.key();
-        if (keyExpression != null) {
-            try {
-                key = keyExpression.keyOf(record);
-            } catch (RecordKeyExpression.KeyNotReadableException e) {
-                LOG.error("{}: {}; sending it to the dead-letter topic", name, e.getMessage());
-                deadLetter(feed, record, e, entry); // done in its place: the partition's later records go on
+        PartitionProgress.Entry entry = feed.progress.received(raw.offset(), acknowledgment);
+        PartitionFeed.Pending pending;
+        try {
+            RecordDeserializer.Result result = deserializer.deserialize(raw);
+            if (result.failure() != null) {
+                deadLetter(feed, raw, result.failure(), entry, "its " + (result.failure().isKey() ? "key" : "value")
+                        + " cannot be deserialized: " + rootMessage(result.failure()));
                 return;
             }
+            ConsumerRecord<Object, Object> record = result.record();
+            Object key = keyExpression != null ? keyExpression.keyOf(record) : record.key();
+            pending = new PartitionFeed.Pending(record, raw, key, feed.progress, entry);
+        } catch (RuntimeException e) {
+            String reason = e instanceof RecordKeyExpression.KeyNotReadableException ? e.getMessage()
+                    : "reading it failed: " + e;
+            deadLetter(feed, raw, e, entry, reason);
+            return;
         }
-        if (!feed.offer(new PartitionFeed.Pending(record, key, feed.progress, entry))) {
+        if (!feed.offer(pending)) {
             throttle.pause("could not take a record of " + feed.partition);
         }
     }
@@ -206,17 +230,20 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     }
 
     /**
-     * A record the container could not hand to the listener (its key or value did not deserialize):
-     * it goes to the dead-letter topic and counts as done, in its place in the partition's order.
+     * A record the container could not hand to the listener, or for which the listener threw
+     * (neither should happen: records are consumed as bytes and {@link #onMessage} catches what the
+     * application's code throws): it goes to the dead-letter path in its place in the partition's
+     * order, and the partition goes on rather than the record being redelivered without end.
      */
     @Override
     public boolean handleOne(Exception thrownException, ConsumerRecord<?, ?> record,
             org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, MessageListenerContainer container) {
         PartitionFeed feed = feed(new TopicPartition(record.topic(), record.partition()));
-        PartitionProgress.Entry entry = feed.progress.received(record.offset(), null);
-        LOG.error("{}: record {}-{}@{} cannot be read ({}); sending it to the dead-letter topic", name, record.topic(),
-                record.partition(), record.offset(), rootMessage(thrownException));
-        deadLetter(feed, record, thrownException, entry);
+        PartitionProgress.Entry entry = feed.progress.entryFor(record.offset());
+        if (entry == null) {
+            entry = feed.progress.received(record.offset(), null);
+        }
+        deadLetter(feed, record, thrownException, entry, "the listener failed: " + rootMessage(thrownException));
         return true;
     }
 
@@ -233,9 +260,19 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
 
     // ---- any thread ---------------------------------------------------------------------------
 
-    /** Queues the record's action; throws {@link BackplaneRejectedException} when the component cannot take it. */
+    /**
+     * Queues the record's action; throws {@link BackplaneRejectedException} when the component
+     * cannot take it, and nothing else (any other failure to queue it fails the record).
+     */
     private void submit(PartitionFeed feed, PartitionFeed.Pending pending) {
-        CompletableFuture<Object> done = endpoint.call(pending);
+        CompletableFuture<Object> done;
+        try {
+            done = endpoint.call(pending);
+        } catch (BackplaneRejectedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
         done.whenComplete((result, failure) -> finished(feed, pending, failure));
         throttle.afterSubmit();
     }
@@ -262,20 +299,55 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             return;
         }
         throttle.afterDone();
-        deadLetter(feed, pending.record(), cause instanceof Exception e ? e : new IllegalStateException(cause),
-                pending.entry());
+        deadLetter(feed, pending.raw(), cause instanceof Exception e ? e : new IllegalStateException(cause),
+                pending.entry(), cause instanceof RetryingRecordHandler.RecordFailedException ? cause.getMessage()
+                        : "its action failed: " + cause);
     }
 
-    private void deadLetter(PartitionFeed feed, ConsumerRecord<?, ?> record, Exception failure, PartitionProgress.Entry entry) {
-        deadLetters.publish(record, failure, () -> {
-            if (feed.progress.done(entry)) {
-                deadLettered.incrementAndGet();
+    /**
+     * Sends {@code record} (as consumed) to the dead-letter path: logged (rate-limited) with its
+     * coordinates and {@code reason}, published, and done once published. If every publish attempt
+     * fails, {@code backplane.kafka.dead-letter.on-failure} decides: SKIP counts it and marks it done
+     * (logged), STOP leaves it uncommitted and stops the endpoint's container (logged).
+     */
+    private void deadLetter(PartitionFeed feed, ConsumerRecord<?, ?> record, Exception failure, PartitionProgress.Entry entry,
+            String reason) {
+        String coordinates = DeadLetters.coordinates(record);
+        deadLetterLog.warn(name + ": record " + coordinates + " goes to the dead-letter topic: " + reason);
+        deadLetters.publish(record, failure, new DeadLetters.Outcome() {
+            @Override
+            public void published() {
+                if (feed.progress.done(entry)) {
+                    deadLettered.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void gaveUp(Exception lastFailure) {
+                BackplaneKafkaProperties.DeadLetter policy = deadLetters.policy();
+                if (policy.getOnFailure() == BackplaneKafkaProperties.OnFailure.STOP) {
+                    LOG.error("{}: record {} could not be published to its dead-letter topic in {} attempts ({}); it stays"
+                            + " uncommitted and the endpoint's container stops (backplane.kafka.dead-letter.on-failure=stop)."
+                            + " Why it was dead-lettered: {}", name, coordinates, policy.getAttempts(), rootMessage(lastFailure),
+                            reason);
+                    feed.progress.withdraw(entry);
+                    stopContainer.run();
+                    return;
+                }
+                LOG.error("{}: record {} could not be published to its dead-letter topic in {} attempts ({}); skipping it"
+                        + " (backplane.kafka.dead-letter.on-failure=skip, counted as {}{{outcome=dead-letter-failed}})."
+                        + " Why it was dead-lettered: {}", name, coordinates, policy.getAttempts(), rootMessage(lastFailure),
+                        BackplaneKafkaMeters.RECORDS, reason);
+                if (feed.progress.done(entry)) {
+                    deadLetterFailed.incrementAndGet();
+                }
             }
         });
     }
 
     /** Submits every partition's held-back records; whether all backlogs are now empty. */
-    boolean drainBacklogs() {
+    @Override
+    public boolean drainBacklogs() {
         boolean empty = true;
         for (PartitionFeed feed : feeds.values()) {
             empty &= feed.drain();

@@ -51,15 +51,17 @@ final class RecordKeyExpression {
     /**
      * The key of {@code record}'s object.
      *
-     * @throws KeyNotReadableException if the expression fails on this record or gives null
+     * @throws KeyNotReadableException if the expression fails on this record (whatever it throws) or gives null
      */
     Object keyOf(ConsumerRecord<?, ?> record) {
         Object key;
         try {
             key = expression.getValue(context, new Root(record));
-        } catch (EvaluationException | IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException e) {
+        } catch (RuntimeException e) {
+            // Anything: SpEL rethrows a runtime exception from a method it calls (the payload's own
+            // code) unwrapped, so an NPE there is as much this record's failure as a parse of it.
             throw new KeyNotReadableException("the key expression \"" + source + "\" cannot be evaluated for record "
-                    + coordinates(record) + ": " + e.getMessage(), e);
+                    + coordinates(record) + ": " + (e instanceof EvaluationException ? e.getMessage() : e.toString()), e);
         }
         if (key == null) {
             throw new KeyNotReadableException("the key expression \"" + source + "\" gave null for record " + coordinates(record)

@@ -67,7 +67,7 @@ class RetryingRecordHandlerTest {
     private CompletableFuture<Object> call() {
         PartitionProgress progress = new PartitionProgress(last -> { });
         ConsumerRecord<Object, Object> record = new ConsumerRecord<>("t", 0, 0, "k", "v");
-        return endpoint.call(new PartitionFeed.Pending(record, "k", progress, progress.received(0, null)));
+        return endpoint.call(new PartitionFeed.Pending(record, record, "k", progress, progress.received(0, null)));
     }
 
     private int stepsUntilIdle() {
