@@ -29,6 +29,11 @@ import org.springframework.context.SmartLifecycle;
  * fails what still waits instead of draining it on a clock the test controls. A stopped lifecycle
  * cannot start again: the backplanes have shut down, so {@code context.stop()} followed by
  * {@code context.start()} fails start with a message saying so.
+ *
+ * <p>Not pauseable ({@link #isPauseable()}): Spring's test context cache pauses a cached context
+ * when a suite switches to another one and restarts it when a later test class needs it again; the
+ * backplanes then stay up through the pause (their idle workers park), so the restarted context
+ * serves as before. A stop would shut them down for good.
  */
 final class BackplaneLifecycle implements SmartLifecycle {
 
@@ -224,6 +229,15 @@ final class BackplaneLifecycle implements SmartLifecycle {
         CompletableFuture<Void> done = new CompletableFuture<>();
         stop(() -> done.complete(null));
         done.join();
+    }
+
+    /**
+     * {@code false}: a paused context keeps its backplanes up, as stopping shuts them down for good
+     * (see the class comment).
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
     }
 
     @Override
