@@ -95,6 +95,7 @@ public final class BackplaneKafkaAutoConfiguration {
     static final class LeaderElection {
         @Bean
         @ConditionalOnBean(BackplaneRegistry.class)
+        @ConditionalOnMissingBean
         LeaderElectionRoles backplaneLeaderElectionRoles(BackplaneRegistry registry) {
             return new LeaderElectionRoles(registry);
         }

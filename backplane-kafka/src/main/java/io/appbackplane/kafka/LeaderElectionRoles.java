@@ -17,13 +17,13 @@ import org.springframework.integration.leader.event.OnRevokedEvent;
  * that makes cluster-wide singletons without a lock of our own: the election engine (for example
  * {@code LockRegistryLeaderInitiator} over a {@code JdbcLockRegistry}) decides who leads.
  */
-final class LeaderElectionRoles implements ApplicationListener<AbstractLeaderEvent> {
+public final class LeaderElectionRoles implements ApplicationListener<AbstractLeaderEvent> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElectionRoles.class);
 
     private final BackplaneRegistry registry;
 
-    LeaderElectionRoles(BackplaneRegistry registry) {
+    public LeaderElectionRoles(BackplaneRegistry registry) {
         this.registry = registry;
     }
 

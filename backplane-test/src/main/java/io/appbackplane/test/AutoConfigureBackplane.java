@@ -8,6 +8,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.PropertyMapping;
+import org.springframework.boot.test.context.PropertyMapping.Skip;
+import org.springframework.context.annotation.Import;
 
 /**
  * Adds the backplane to a Spring Boot test — a {@code @SpringBootTest} or a slice such as
@@ -28,14 +30,27 @@ import org.springframework.boot.test.context.PropertyMapping;
  * }
  * }</pre>
  *
+ * A slice ({@code @WebMvcTest}, {@code @JsonTest}, ...) scans only its own kinds of beans, so it
+ * leaves {@code @AppComponent} beans out: name the ones it needs in {@link #components()}. In step
+ * mode a call of an endpoint that returns a plain type (blocking) runs the backplane's queued work
+ * on the calling thread until its result is there, so a controller that calls it answers within
+ * {@code MockMvc.perform}; an endpoint that returns a future completes when the test steps.
+ *
+ * <pre>{@code
+ * @WebMvcTest(OwnerController.class)
+ * @AutoConfigureBackplane(components = Owners.class)
+ * class OwnerControllerTest { ... }
+ * }</pre>
+ *
  * Equivalent to the property {@code backplane.test.step-mode=true} in a test that loads the
- * auto-configuration anyway.
+ * auto-configuration anyway (except {@link #components()}, which only the annotation has).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
 @ImportAutoConfiguration
+@Import(BackplaneComponentsRegistrar.class)
 @PropertyMapping("backplane.test")
 public @interface AutoConfigureBackplane {
 
@@ -44,4 +59,12 @@ public @interface AutoConfigureBackplane {
      * their own worker threads and the system clock, as configured.
      */
     boolean stepMode() default true;
+
+    /**
+     * {@code @AppComponent} classes to register as beans of the test's context (under the names
+     * their annotations give), for a slice test that would not scan them. A class that is not an
+     * {@code @AppComponent} fails the context, naming it.
+     */
+    @PropertyMapping(skip = Skip.YES)
+    Class<?>[] components() default {};
 }

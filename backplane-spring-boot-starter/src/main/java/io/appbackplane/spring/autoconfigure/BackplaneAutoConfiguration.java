@@ -1,6 +1,7 @@
 package io.appbackplane.spring.autoconfigure;
 
 import io.appbackplane.BackplaneListener;
+import io.appbackplane.OffloadThreads;
 import io.appbackplane.spring.annotation.AppComponent;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
@@ -24,11 +26,31 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(BackplaneProperties.class)
 public final class BackplaneAutoConfiguration {
 
+    /** The name of the bean that delivers application events to {@code @EventEndpoint} methods. */
+    public static final String EVENT_ROUTER = "backplaneEventEndpointRouter";
+
     @Bean
     @ConditionalOnMissingBean
     BackplaneRegistry backplaneRegistry(BackplaneProperties properties, ObjectProvider<BackplaneListener> listeners,
-            ObjectProvider<BackplaneBuilderCustomizer> customizers) {
-        return new BackplaneRegistry(properties, listeners.orderedStream().toList(), customizers.orderedStream().toList());
+            ObjectProvider<BackplaneBuilderCustomizer> customizers, Environment environment) {
+        return new BackplaneRegistry(properties, listeners.orderedStream().toList(), customizers.orderedStream().toList(),
+                offloadThreadKind(environment));
+    }
+
+    /**
+     * Boot's {@code spring.threads.virtual.enabled}, where set, chooses the offload threads of
+     * backplanes that do not set {@code offload-thread-kind}: virtual when Boot's virtual threading
+     * is active (true on JDK 21+), platform when it is set to false; unset, the core's AUTO.
+     */
+    static OffloadThreads offloadThreadKind(Environment environment) {
+        if (!environment.containsProperty("spring.threads.virtual.enabled")) {
+            return null;
+        }
+        if (Threading.VIRTUAL.isActive(environment)) {
+            return OffloadThreads.VIRTUAL;
+        }
+        // true on a JDK without virtual threads: Boot runs platform threads, as the core's AUTO does there
+        return environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false) ? null : OffloadThreads.PLATFORM;
     }
 
     /**
@@ -47,7 +69,9 @@ public final class BackplaneAutoConfiguration {
         return new AppComponentPostProcessor(registry, properties);
     }
 
+    /** Backs off to a {@link BackplaneLifecycle} bean of the application's (built with other timeouts, say). */
     @Bean
+    @ConditionalOnMissingBean
     BackplaneLifecycle backplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Environment environment) {
         // Binder converts "2s" without the ApplicationConversionService that only SpringApplication installs
         Duration phaseTimeout = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
@@ -55,7 +79,12 @@ public final class BackplaneAutoConfiguration {
         return new BackplaneLifecycle(registry, properties, Binder.get(environment), phaseTimeout);
     }
 
-    @Bean
+    /**
+     * Backs off to a bean of the application's named {@value #EVENT_ROUTER} (any
+     * {@code ApplicationListener}, or a bean that delivers no events at all).
+     */
+    @Bean(EVENT_ROUTER)
+    @ConditionalOnMissingBean(name = EVENT_ROUTER)
     EventEndpointRouter backplaneEventEndpointRouter(AppComponentPostProcessor components) {
         return new EventEndpointRouter(components);
     }

@@ -35,7 +35,7 @@ import org.springframework.context.SmartLifecycle;
  * backplanes then stay up through the pause (their idle workers park), so the restarted context
  * serves as before. A stop would shut them down for good.
  */
-final class BackplaneLifecycle implements SmartLifecycle {
+public final class BackplaneLifecycle implements SmartLifecycle {
 
     /** Before the web server (which starts at MAX-2048 and stops gracefully at MAX-1024). */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
@@ -53,7 +53,12 @@ final class BackplaneLifecycle implements SmartLifecycle {
     private volatile boolean running;
     private volatile boolean stopped;
 
-    BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Binder binder, Duration shutdownPhaseTimeout) {
+    /**
+     * @param binder the environment's, for checking {@code backplane.*} settings at start
+     * @param shutdownPhaseTimeout {@code spring.lifecycle.timeout-per-shutdown-phase}: half of it for
+     *     the drain, three tenths for the DOWN hooks
+     */
+    public BackplaneLifecycle(BackplaneRegistry registry, BackplaneProperties properties, Binder binder, Duration shutdownPhaseTimeout) {
         this.registry = registry;
         this.properties = properties;
         this.binder = binder;

@@ -195,7 +195,11 @@ public class BackplaneProperties {
         /** The most offloaded calls waiting for a thread, 0..2147483647; beyond it an offload is rejected. Default: 1000. */
         private Integer offloadQueue;
 
-        /** The threads offloaded calls run on: auto (virtual on JDK 21+), virtual or platform. Default: auto. */
+        /**
+         * The threads offloaded calls run on: auto (virtual on JDK 21+), virtual or platform. Default:
+         * as spring.threads.virtual.enabled says where it is set (true: virtual on JDK 21+, false:
+         * platform), else auto.
+         */
         private OffloadThreads offloadThreadKind;
 
         public Integer getOffloadThreads() {

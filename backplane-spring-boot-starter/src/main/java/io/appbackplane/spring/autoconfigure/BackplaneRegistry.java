@@ -40,7 +40,17 @@ public final class BackplaneRegistry implements DisposableBean {
      */
     public BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners,
             List<BackplaneBuilderCustomizer> customizers) {
-        PolicyFactory policies = new PolicyFactory(properties);
+        this(properties, listeners, customizers, null);
+    }
+
+    /**
+     * @param offloadThreadKind the offload threads of a backplane whose {@code offload-thread-kind}
+     *     is set neither on it nor on its template ({@code spring.threads.virtual.enabled}'s choice),
+     *     or {@code null} for the core's default
+     */
+    BackplaneRegistry(BackplaneProperties properties, List<BackplaneListener> listeners,
+            List<BackplaneBuilderCustomizer> customizers, io.appbackplane.OffloadThreads offloadThreadKind) {
+        PolicyFactory policies = new PolicyFactory(properties, offloadThreadKind);
         Map<String, Backplane> built = new LinkedHashMap<>();
         try {
             for (String name : policies.backplaneNames()) {

@@ -138,7 +138,7 @@ final class ComponentInstaller {
                     + " allowed: a non-final, non-private method (Kotlin: mark the class and method open)");
         }
         String endpointName = StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName();
-        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane, true);
         checkPriority(backplane, annotation.priority(), method, "@Endpoint(priority)");
         EndpointSpec<EndpointCall, Object> spec = EndpointSpec.<EndpointCall, Object>named(endpointName, endpointMethod::invoke)
                 .withPriority(annotation.priority())
@@ -163,8 +163,10 @@ final class ComponentInstaller {
             }
             spec = spec.pooled(annotation.poolSize());
         } else if (StringUtils.hasText(annotation.digester())) {
-            Method digester = digesterMethod(type, method, annotation.digester());
-            spec = spec.digestedBy((context, call) -> (Route) ReflectionUtils.invokeMethod(digester, bean, call.arguments()));
+            InvocableMethod digester = InvocableMethod.resolve(digesterMethod(type, method, annotation.digester()), bean, false,
+                    "digester '" + annotation.digester() + "' of " + method.getDeclaringClass().getName() + "." + method.getName());
+            spec = spec.digestedBy((context, call) ->
+                    (Route) ReflectionUtils.invokeMethod(digester.method(), digester.target(), call.arguments()));
         } else if (keyIndex >= 0) {
             int index = keyIndex;
             spec = spec.keyedBy(call -> call.arguments()[index]);
@@ -179,7 +181,7 @@ final class ComponentInstaller {
             throw invalid(method, "is an @EventEndpoint and must take exactly one parameter, the event");
         }
         checkPriority(backplane, annotation.priority(), method, "@EventEndpoint(priority)");
-        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane, false);
         EndpointSpec<EndpointCall, Object> spec = EndpointSpec.<EndpointCall, Object>named(method.getName(), endpointMethod::invoke)
                 .withPriority(annotation.priority())
                 .acceptingIn(first(annotation.states(), method, "@EventEndpoint(states)"), rest(annotation.states()));
@@ -193,7 +195,7 @@ final class ComponentInstaller {
             throw invalid(method, "is a @ScheduledEndpoint and must take no parameters");
         }
         checkPriority(backplane, annotation.priority(), method, "@ScheduledEndpoint(priority)");
-        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane);
+        EndpointMethod endpointMethod = new EndpointMethod(component.name(), method, bean, ourProxy, backplane, false);
         io.appbackplane.Action<Object> action = context -> endpointMethod.invokeDirect(new Object[0]);
         String fixedRate = placeholders.apply(annotation.fixedRate());
         String fixedDelay = placeholders.apply(annotation.fixedDelay());
@@ -250,7 +252,7 @@ final class ComponentInstaller {
             if (params.length != 0 && !fromTo) {
                 throw invalid(method, "is an @OnState hook and must take no parameters or (ComponentState from, ComponentState to)");
             }
-            EndpointMethod invoker = new EndpointMethod(spec.name(), method, bean, ourProxy, null);
+            EndpointMethod invoker = new EndpointMethod(spec.name(), method, bean, ourProxy, null, false);
             for (ComponentState state : e.getValue().value()) {
                 if (state == ComponentState.START) {
                     throw invalid(method, "cannot run @OnState(START): START is the initial state; allowed: INITIALIZING,"

@@ -14,7 +14,6 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * One {@code @Endpoint} method bound to its core endpoint: dispatches a proxy call in the caller's
@@ -50,11 +49,12 @@ final class EndpointMethod {
     private static final ThreadLocal<Boolean> DIRECT = new ThreadLocal<>();
 
     private final String component;
-    private final Method method;
-    private final Object target;
-    private final boolean targetIsOurProxy;
+    private final Method method; // as the component's class declares it
+    private final InvocableMethod invocable; // what a worker invokes, on what
+    private final boolean targetIsOurProxy; // a worker's call passes through our own interceptor first
     private final Object owner; // what a call through the proxy targets: the bean, or the instance behind our proxy
     private final Backplane backplane;
+    private final io.appbackplane.Stepper stepper; // the backplane's in step mode, else null
     private final Kind kind;
     private final int contextIndex; // the ActionContext parameter, or -1
     private final ReactiveAdapter reactive; // null unless kind == REACTIVE
@@ -62,17 +62,24 @@ final class EndpointMethod {
     private java.time.Duration replyTimeout; // null: the returned future may take as long as it takes
     private boolean offloaded; // @Endpoint(blocking = true): the body runs via ActionContext.offload
 
-    EndpointMethod(String component, Method method, Object target, boolean targetIsOurProxy, Backplane backplane) {
+    /**
+     * @param target the bean as Spring exposes it (a proxy, possibly)
+     * @param callerFacing whether callers invoke the method through the bean (an {@code @Endpoint}),
+     *     so it must be reachable through the bean's proxy
+     */
+    EndpointMethod(String component, Method method, Object target, boolean targetIsOurProxy, Backplane backplane,
+            boolean callerFacing) {
         this.component = component;
         this.method = method;
-        this.target = target;
-        this.targetIsOurProxy = targetIsOurProxy;
+        this.invocable = InvocableMethod.resolve(method, target, callerFacing,
+                "method " + method.getDeclaringClass().getName() + "." + method.getName() + " of component '" + component + "'");
+        this.targetIsOurProxy = targetIsOurProxy && invocable.throughBean();
         this.owner = targetIsOurProxy ? staticTarget((Advised) target) : target;
         this.backplane = backplane;
+        this.stepper = backplane == null ? null : StepModeWait.stepperOf(backplane);
         this.kind = kindOf(method);
         this.contextIndex = actionContextIndex(method);
         this.reactive = kind == Kind.REACTIVE ? reactiveAdapter(method) : null;
-        ReflectionUtils.makeAccessible(method);
     }
 
     /**
@@ -208,7 +215,10 @@ final class EndpointMethod {
                             + method.getReturnType().getSimpleName() + "> (or CompletionStage) and compose on the result.");
                 }
                 try {
-                    return endpoint.call(call).get();
+                    CompletableFuture<Object> result = endpoint.call(call);
+                    // step mode: nothing runs unless someone steps, so the blocked caller does (a slice
+                    // test's controller calling the endpoint answers within the request)
+                    return stepper == null ? result.get() : StepModeWait.awaitStepping(result, stepper);
                 } catch (ExecutionException e) {
                     throw e.getCause();
                 }
@@ -283,13 +293,16 @@ final class EndpointMethod {
         return withContext;
     }
 
-    /** Invokes the method on the bean itself (not through our dispatching proxy). */
+    /**
+     * Invokes the method on the bean, through its proxies but not through our dispatch (the bean's
+     * other advice runs here, on the worker); see {@link InvocableMethod}.
+     */
     Object invokeDirect(Object[] arguments) throws Exception {
         if (targetIsOurProxy) {
             DIRECT.set(Boolean.TRUE);
         }
         try {
-            return method.invoke(target, arguments);
+            return invocable.method().invoke(invocable.target(), arguments);
         } catch (InvocationTargetException e) {
             throw asException(e.getCause());
         } finally {

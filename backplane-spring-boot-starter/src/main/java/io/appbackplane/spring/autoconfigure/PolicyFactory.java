@@ -19,9 +19,15 @@ final class PolicyFactory {
     static final String DEFAULT = "default";
 
     private final BackplaneProperties properties;
+    private final io.appbackplane.OffloadThreads offloadThreadKind; // when no property sets it; null: the core's default
 
     PolicyFactory(BackplaneProperties properties) {
+        this(properties, null);
+    }
+
+    PolicyFactory(BackplaneProperties properties, io.appbackplane.OffloadThreads offloadThreadKind) {
         this.properties = properties;
+        this.offloadThreadKind = offloadThreadKind;
     }
 
     /** The names of the configured backplanes, "default" always included. */
@@ -55,6 +61,9 @@ final class PolicyFactory {
         values.apply("offload-threads", BackplaneProperties.Policy::getOffloadThreads, builder::offloadThreads);
         values.apply("offload-queue", BackplaneProperties.Policy::getOffloadQueue, builder::offloadQueue);
         values.apply("offload-thread-kind", BackplaneProperties.Policy::getOffloadThreadKind, builder::offloadThreadKind);
+        if (offloadThreadKind != null && values.pick(BackplaneProperties.Policy::getOffloadThreadKind) == null) {
+            builder.offloadThreadKind(offloadThreadKind);
+        }
         List<String> quotas = values.pick(BackplaneProperties.Policy::getQuotas);
         if (quotas != null) {
             String property = values.property("quotas", BackplaneProperties.Policy::getQuotas);

@@ -40,6 +40,29 @@ final class StepModeWait {
         return steppers;
     }
 
+    /** The backplane's stepper, or {@code null} when it runs its own workers. */
+    static Stepper stepperOf(Backplane backplane) {
+        List<Stepper> steppers = steppersOf(List.of(backplane));
+        return steppers.isEmpty() ? null : steppers.get(0);
+    }
+
+    /**
+     * Waits as long as it takes for {@code future} (a blocking endpoint call: the caller would wait
+     * as long without step mode), running {@code stepper}'s queued work on this thread meanwhile.
+     */
+    static <T> T awaitStepping(CompletableFuture<T> future, Stepper stepper) throws ExecutionException, InterruptedException {
+        while (!future.isDone()) {
+            if (stepper.runUntilIdle() == 0) {
+                try {
+                    return future.get(POLL_NANOS, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException stillWaiting) {
+                    // a reply from another thread or a timer the test has not reached: step again
+                }
+            }
+        }
+        return future.get();
+    }
+
     /**
      * Waits up to {@code timeoutNanos} for {@code future}, running the steppers' queued work on this
      * thread meanwhile.
