@@ -13,7 +13,9 @@ package io.appbackplane;
  * accepted action that never runs (cancelled with {@code cancelQueued}, failed by shutdown), {@link
  * #actionDropped} instead of the last two, so nothing the tracer opened stays open. Actions that
  * are not submitted (a reply handler, a {@code yieldTo} continuation) get no {@code actionQueued}:
- * their {@code actionStarting} sees a null token. Each call must be quick and must not block; what
+ * instead {@link #followUpRegistered} is called on the worker while the action that registers them
+ * runs (so that action's trace context is there to see), and their {@code actionStarting} sees its
+ * token. Each call must be quick and must not block; what
  * it throws is logged and ignored, and never reaches the request.
  */
 public interface ActionTracer {
@@ -40,6 +42,19 @@ public interface ActionTracer {
      * @param failure what the action threw, or null
      */
     void actionEnded(Object running, Throwable failure);
+
+    /**
+     * The running action registered a follow-up: it awaits a reply (the handler will run as an
+     * action) or yields to a continuation. Called on the worker, inside the action. The default
+     * returns null.
+     *
+     * @return a token handed to the follow-up's {@link #actionStarting} (may be null); if the
+     *     follow-up never runs (shutdown) it may be handed to {@link #actionDropped} or to nothing,
+     *     so it must not hold anything open
+     */
+    default Object followUpRegistered(BackplaneComponent component, int priority) {
+        return null;
+    }
 
     /**
      * An accepted action was dropped without running: {@code cancelQueued} removed it, or the

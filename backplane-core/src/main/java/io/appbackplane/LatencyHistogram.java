@@ -109,7 +109,7 @@ public final class LatencyHistogram {
     }
 
     /**
-     * The {@code quantile} (0 < quantile <= 1): the upper bound of the bucket holding that share of
+     * The {@code quantile} ({@code 0 < quantile <= 1}): the upper bound of the bucket holding that share of
      * the recorded durations, or {@code null} if nothing was recorded. For the last bucket, which
      * has no upper bound, its lower bound (about 137 s).
      *

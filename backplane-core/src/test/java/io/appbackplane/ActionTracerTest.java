@@ -45,6 +45,49 @@ class ActionTracerTest {
         public void actionDropped(Object queued, Throwable reason) {
             calls.add("dropped " + queued + " " + reason.getClass().getSimpleName());
         }
+
+        @Override
+        public Object followUpRegistered(BackplaneComponent component, int priority) {
+            calls.add("follow-up " + component.name() + " " + priority + " inside " + inside);
+            return "f";
+        }
+    }
+
+    /** What the running action is, for the follow-up call to see; set by the actions below. */
+    private volatile String inside = "nothing";
+
+    @Test
+    void aReplyHandlerAndAContinuationGetTheTokenOfTheirRegistration_madeInsideTheActionThatRegisteredThem() {
+        backplane = Backplane.builder("t").clock(new ManualClock()).stepMode().actionTracer(new Recording()).build();
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
+        backplane.stepper().runUntilIdle();
+        calls.clear();
+        CompletableFuture<String> reply = new CompletableFuture<>();
+        CompletableFuture<String> done = app.submit("a", 2, ctx -> {
+            inside = "the first step";
+            ctx.awaitReply(reply, (c, value, failure) -> {
+                inside = "the reply handler";
+                return c.yieldTo(next -> {
+                    inside = "the continuation";
+                    return value + " then continued";
+                });
+            });
+            return null;
+        });
+        backplane.stepper().runUntilIdle();
+        reply.complete("replied");
+        backplane.stepper().runUntilIdle();
+
+        assertThat(done).isCompletedWithValue("replied then continued");
+        assertThat(calls).filteredOn(c -> !c.startsWith("queued")).containsExactly(
+                "starting q app 2",
+                "follow-up app 2 inside the first step",
+                "ended r ok",
+                "starting f app 2",
+                "follow-up app 2 inside the reply handler",
+                "ended r ok",
+                "starting f app 2",
+                "ended r ok");
     }
 
     @Test

@@ -48,6 +48,16 @@ final class ObservedActions {
         }
     }
 
+    /** {@link ActionTracer#followUpRegistered}, its failures logged: null then. */
+    static Object followUp(ActionTracer tracer, BackplaneComponent component, int priority) {
+        try {
+            return tracer.followUpRegistered(component, priority);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
+            return null;
+        }
+    }
+
     /** {@link ActionTracer#actionStarting}, its failures logged: null then. */
     static Object starting(ActionTracer tracer, Object queued, BackplaneComponent component, int priority) {
         try {

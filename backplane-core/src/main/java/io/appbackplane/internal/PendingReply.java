@@ -47,6 +47,8 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
     private Request request;
     /** Guarded by the object's monitor, null once the wait ended. */
     private ReplyHandler<Object, ?> handler;
+    /** The tracer's token for the handler's action (null without one); set by the worker before this record is published. */
+    Object trace;
 
     @SuppressWarnings("unchecked")
     private PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
@@ -103,8 +105,11 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
     ActionNode end(Object value, Throwable failure, long now) {
         ReplyHandler<Object, ?> h = handler;
         Request r = request;
+        Object t = trace;
         clear();
-        return new ActionNode(new ReplyAction(h, value, failure), r.priority(), r, now);
+        ActionNode node = new ActionNode(new ReplyAction(h, value, failure), r.priority(), r, now);
+        node.trace = t;
+        return node;
     }
 
     /**
@@ -123,6 +128,7 @@ sealed class PendingReply implements BiConsumer<Object, Throwable> permits Pendi
     }
 
     private void clear() {
+        trace = null;
         request = null;
         handler = null;
         object = null; // volatile write, then Timed's read of its task: see Timed.startTimeout

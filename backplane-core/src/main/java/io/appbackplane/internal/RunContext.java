@@ -257,6 +257,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
         this.reply = PendingReply.create(object, node.request, handler, timeout != null);
+        if (backplane.tracer != null) {
+            reply.trace = ObservedActions.followUp(backplane.tracer, object.component, node.priority);
+        }
         this.replyStage = stage;
         this.replyTimeout = timeout;
         return null;
@@ -274,6 +277,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(next, "continuation must not be null");
         checkNothingPending("yield");
         this.continuation = new ActionNode(next, node.priority, node.request, backplane.clock().nanoTime());
+        if (backplane.tracer != null) {
+            continuation.trace = ObservedActions.followUp(backplane.tracer, object.component, node.priority);
+        }
         return null;
     }
 

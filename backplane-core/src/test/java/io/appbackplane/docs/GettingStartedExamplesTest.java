@@ -51,7 +51,7 @@ class GettingStartedExamplesTest {
                 .threads(4)                                      // worker threads shared by all components
                 .priorities(4)                                   // 0 (most urgent) .. 3
                 .quotas(BackplanePolicy.UNLIMITED_QUOTA, 200, 50, 12)
-                .cpuLimit(CpuLimit.parse("500m"))                // half a core of action time per second
+                .cpuLimit(CpuLimit.parse("500m"))                // half a core of worker CPU time per second
                 .slowActionThreshold(Duration.ofMillis(50))
                 .build();
         Backplane backplane = Backplane.builder("shop")

@@ -252,7 +252,7 @@ final class EndpointMethod {
         Object result;
         CallerContext.Scope scope = call.callerContext().restore();
         try {
-            result = invokeDirect(withContext(context, call.arguments()));
+            result = invokeDirect(withContext(context, call));
         } finally {
             scope.close();
         }
@@ -284,12 +284,14 @@ final class EndpointMethod {
         return result;
     }
 
-    private Object[] withContext(ActionContext context, Object[] arguments) {
+    /** The call's arguments with the action's context where the method takes one, carrying the caller's context to follow-ups. */
+    private Object[] withContext(ActionContext context, EndpointCall call) {
+        Object[] arguments = call.arguments();
         if (contextIndex < 0) {
             return arguments;
         }
         Object[] withContext = arguments.clone(); // the call's own array may be read again (e.g. by a digester)
-        withContext[contextIndex] = context;
+        withContext[contextIndex] = new ContextCarryingActionContext(context, call.callerContext());
         return withContext;
     }
 

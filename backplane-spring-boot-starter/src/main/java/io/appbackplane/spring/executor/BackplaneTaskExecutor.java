@@ -7,6 +7,7 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.TimerHandle;
 import io.appbackplane.spring.autoconfigure.BackplaneProperties;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import io.appbackplane.spring.autoconfigure.CallerContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -34,6 +35,11 @@ import org.springframework.scheduling.support.SimpleTriggerContext;
  * parallel. Scheduled tasks run on the key's object, or on one object per executor. A task is an
  * action: it should not block (a blocking call holds a worker; use {@code ActionContext.offload}
  * from an action, or {@code @Endpoint(blocking = true)}) and a long one should be split.
+ *
+ * <p>A task given to {@code execute} or {@code submit} (what {@code @Async} does) runs with the
+ * submitting thread's context ({@link CallerContext}: MDC, the current Observation and trace,
+ * Spring Security's {@code SecurityContext}), as it would with Spring's {@code
+ * ContextPropagatingTaskDecorator}. Scheduled tasks run without a caller's context, as timers.
  *
  * <p>A task the backplane rejects (its limits, shutdown) fails the submitting call with Spring's
  * {@link TaskRejectedException}, whose cause is the {@link BackplaneRejectedException} with its
@@ -102,8 +108,14 @@ public final class BackplaneTaskExecutor implements AsyncTaskExecutor, TaskSched
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task must not be null");
         ExecutorTarget t = target();
+        CallerContext caller = CallerContext.capture();
         Action<Object> action = ctx -> {
-            task.run();
+            CallerContext.Scope scope = caller.restore();
+            try {
+                task.run();
+            } finally {
+                scope.close();
+            }
             return null;
         };
         try {
@@ -133,17 +145,26 @@ public final class BackplaneTaskExecutor implements AsyncTaskExecutor, TaskSched
         return submitAction(ctx -> {
             task.run();
             return null;
-        });
+        }, CallerContext.capture());
     }
 
     @Override
     public <T> CompletableFuture<T> submitCompletable(Callable<T> task) {
         Objects.requireNonNull(task, "task must not be null");
-        return submitAction(ctx -> task.call());
+        return submitAction(ctx -> task.call(), CallerContext.capture());
     }
 
-    private <T> CompletableFuture<T> submitAction(Action<T> action) {
+    /** Submits {@code task} to run with {@code caller}'s context restored around it. */
+    private <T> CompletableFuture<T> submitAction(Action<T> task, CallerContext caller) {
         ExecutorTarget t = target();
+        Action<T> action = ctx -> {
+            CallerContext.Scope scope = caller.restore();
+            try {
+                return task.run(ctx);
+            } finally {
+                scope.close();
+            }
+        };
         try {
             return t.key() != null ? t.component().submit(t.key(), t.priority(), action) : t.pool().submit(t.priority(), action);
         } catch (BackplaneRejectedException e) {

@@ -17,8 +17,9 @@ import io.micrometer.observation.ObservationRegistry;
  * starts the action. The run observation then starts as its sibling (same parent), is in scope on
  * the worker while the action runs (observations the action makes become its children) and stops
  * when the action ends, with the action's failure as its error. Reply handlers and {@code yieldTo}
- * continuations are not submitted: they get a run observation only, with the worker's current
- * observation (usually none) as parent. An action that never runs (removed by {@code
+ * continuations are not submitted: they get a run observation only, whose parent is the
+ * observation current when the action registered them — that action's run observation, so a
+ * chain of replies stays in the request's trace, each step under the one before. An action that never runs (removed by {@code
  * cancelQueued}, or failed by shutdown before it ran) gets no run observation; its queue
  * observation stops with that failure as its error.
  */
@@ -48,6 +49,13 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
         return new Queued(queue, parent);
     }
 
+    /** A reply handler or continuation: remembers the observation of the action that registered it (its run's). */
+    @Override
+    public Object followUpRegistered(BackplaneComponent component, int priority) {
+        Observation current = registry.getCurrentObservation();
+        return current == null ? null : new FollowUp(current);
+    }
+
     @Override
     public Object actionStarting(Object queued, BackplaneComponent component, int priority) {
         Observation run = tagged(Observation.createNotStarted(RUN, registry), component, priority)
@@ -55,6 +63,8 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
         if (queued instanceof Queued q) {
             q.queue.stop();
             run.parentObservation(q.parent); // a sibling of the queue wait, under the caller's observation
+        } else if (queued instanceof FollowUp f) {
+            run.parentObservation(f.registeredBy()); // after the step that awaited the reply or yielded
         }
         return run.start().openScope();
     }
@@ -85,6 +95,9 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
                 .lowCardinalityKeyValue("component", component.name())
                 .lowCardinalityKeyValue("priority", String.valueOf(priority));
     }
+
+    /** A follow-up's token: the observation current when it was registered. Holds nothing open. */
+    private record FollowUp(Observation registeredBy) {}
 
     /** An action's queue-wait observation and the caller's observation it was made under (null: none). */
     private record Queued(Observation queue, Observation parent) {}
