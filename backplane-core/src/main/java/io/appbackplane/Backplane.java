@@ -156,7 +156,9 @@ public interface Backplane extends AutoCloseable {
      * </ol>
      *
      * A zero timeout skips waiting in its phase. Idempotent: later calls return the same future.
-     * May be called from one of the backplane's own actions (it does not wait).
+     * May be called from one of the backplane's own actions (it does not wait). The futures that
+     * a timeout fails, and the returned one, are never completed on the backplane's timer thread:
+     * at a timeout, their callbacks run on the JDK's default asynchronous executor.
      *
      * @return completes when the workers have stopped, with what was drained and what was failed
      * @throws IllegalArgumentException if a timeout is negative
