@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -44,12 +45,13 @@ public final class BackplaneKafkaAutoConfiguration {
     KafkaEndpointRegistrar backplaneKafkaEndpointRegistrar(ListableBeanFactory beans, BackplaneRegistry registry,
             ConsumerFactory<?, ?> consumerFactory, KafkaDeadLetterRecoverer deadLetterRecoverer,
             BackplaneKafkaProperties properties, Environment environment,
-            ObjectProvider<KafkaEndpointRegistrar.Listener> listener) {
+            ObjectProvider<KafkaEndpointRegistrar.Listener> listener,
+            ObjectProvider<ConcurrentKafkaListenerContainerFactoryConfigurer> containerConfigurer) {
         properties.validate();
         DeadLetters deadLetters = new DeadLetters(deadLetterRecoverer, properties.getDeadLetter());
         KafkaEndpointRegistrar.Listener metrics = listener.getIfAvailable();
         return new KafkaEndpointRegistrar(beans, registry, consumerFactory, deadLetters, properties, environment,
-                metrics != null ? metrics : NO_LISTENER);
+                metrics != null ? metrics : NO_LISTENER, containerConfigurer.getIfAvailable());
     }
 
     private static final KafkaEndpointRegistrar.Listener NO_LISTENER = new KafkaEndpointRegistrar.Listener() {

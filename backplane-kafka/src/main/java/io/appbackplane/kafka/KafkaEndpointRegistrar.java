@@ -22,6 +22,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -32,7 +34,12 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
@@ -49,12 +56,16 @@ import org.springframework.util.StringUtils;
  * spring-kafka's own listener containers) and stops them first on shutdown, so in-flight records
  * finish and are committed while the backplane still runs.
  */
-public final class KafkaEndpointRegistrar implements SmartInitializingSingleton, SmartLifecycle, DisposableBean {
+public final class KafkaEndpointRegistrar implements SmartInitializingSingleton, SmartLifecycle, DisposableBean,
+        ApplicationContextAware {
 
     /** Start after the backplanes (which start at DEFAULT_PHASE - 4096), stop before them. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaEndpointRegistrar.class);
+
+    /** How long the start-up topic check waits for the broker (a broker that is down must not stall start-up). */
+    static final java.time.Duration TOPIC_CHECK_TIMEOUT = java.time.Duration.ofSeconds(5);
 
     /** One endpoint's pieces. */
     record Registration(String component, String endpoint, String groupId, List<String> topics,
@@ -71,6 +82,9 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     private final List<Registration> registrations = new ArrayList<>();
     private final Map<BackplaneComponent, ComponentThrottle> throttles = new ConcurrentHashMap<>();
     private final RecordDeserializer deserializer;
+    /** Boot's {@code spring.kafka.listener.*} (and observation, executor) for the containers; null without Boot's. */
+    private final ConcurrentKafkaListenerContainerFactoryConfigurer containerConfigurer;
+    private ApplicationContext applicationContext;
     /** Resumes paused partitions where there is room again; one per start, shut down at each stop. */
     private ScheduledExecutorService sweeper;
     private volatile boolean running;
@@ -84,8 +98,9 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
      */
     KafkaEndpointRegistrar(ListableBeanFactory beans, BackplaneRegistry registry, ConsumerFactory<?, ?> consumerFactory,
             DeadLetters deadLetters, BackplaneKafkaProperties properties, Environment environment,
-            Listener listener) {
+            Listener listener, ConcurrentKafkaListenerContainerFactoryConfigurer containerConfigurer) {
         properties.validate();
+        this.containerConfigurer = containerConfigurer;
         this.beans = beans;
         this.registry = registry;
         this.deserializer = new RecordDeserializer(consumerFactory);
@@ -111,6 +126,11 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         ((List) factory.getListeners()).forEach(l -> bytes.addListener((ConsumerFactory.Listener) l));
         ((List) factory.getPostProcessors()).forEach(p -> bytes.addPostProcessor((org.springframework.kafka.core.ConsumerPostProcessor) p));
         return bytes;
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext applicationContext) {
+        this.applicationContext = applicationContext;
     }
 
     @Override
@@ -169,16 +189,19 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         List<Registration> holder = new ArrayList<>(1);
         RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
                 properties.getRevokeTimeout(), keyExpression, deserializer, tp -> listener.partitionAssigned(holder.get(0), tp));
-        ContainerProperties containerProperties = new ContainerProperties(topics.toArray(String[]::new));
+        ConcurrentMessageListenerContainer<Object, Object> container = container(topics);
+        ContainerProperties containerProperties = container.getContainerProperties();
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
         containerProperties.setMessageListener(dispatcher);
         containerProperties.setConsumerRebalanceListener(dispatcher);
         containerProperties.setClientId(componentName + "." + endpointName);
-        ConcurrentMessageListenerContainer<Object, Object> container =
-                new ConcurrentMessageListenerContainer<>(consumerFactory, containerProperties);
+        // The backplane commits each record after its action: a Kafka transaction around the
+        // listener call would commit before the action ran.
+        containerProperties.setKafkaAwareTransactionManager(null);
         container.setConcurrency(annotation.concurrency());
         container.setCommonErrorHandler(dispatcher);
+        container.setRecordInterceptor(null); // an application's interceptor expects its own types; these records are bytes
         container.setBeanName("backplaneKafka." + componentName + "." + endpointName);
         container.setAutoStartup(false);
         throttle.feeds(container, dispatcher);
@@ -195,6 +218,24 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         listener.registered(registration);
         LOG.info("@KafkaEndpoint {}.{}: topics {} (group '{}') -> component '{}' of backplane '{}' at priority {}",
                 componentName, endpointName, topics, groupId, componentName, backplane.name(), annotation.priority());
+    }
+
+    /**
+     * A container for {@code topics} configured as Boot configures {@code @KafkaListener} containers
+     * ({@code spring.kafka.listener.*}: poll timeout, idle between polls, observation, ...) when its
+     * configurer is there, with the application context as its event publisher.
+     */
+    private ConcurrentMessageListenerContainer<Object, Object> container(List<String> topics) {
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
+        if (containerConfigurer != null) {
+            containerConfigurer.configure(factory, consumerFactory);
+        }
+        factory.setConsumerFactory(consumerFactory);
+        if (applicationContext != null) {
+            factory.setApplicationContext(applicationContext);
+            factory.setApplicationEventPublisher(applicationContext);
+        }
+        return factory.createContainer(topics.toArray(String[]::new));
     }
 
     private String groupId(KafkaEndpoint annotation, String where) {
@@ -231,6 +272,14 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     }
 
     /**
+     * The endpoints' listener containers, as {@code KafkaListenerEndpointRegistry.getListenerContainers()}
+     * lists those of {@code @KafkaListener}s (this registrar starts and stops them, in its phase).
+     */
+    public List<MessageListenerContainer> getListenerContainers() {
+        return registrations.stream().<MessageListenerContainer>map(Registration::container).toList();
+    }
+
+    /**
      * Starts the containers, and again after {@link #stop} (Spring's test context cache stops a
      * cached context when a suite switches to another one and starts it when it comes back): each
      * start has a resume sweeper of its own.
@@ -260,13 +309,19 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             return;
         }
         Map<String, Object> adminConfigs = new HashMap<>();
+        Set<String> adminNames = AdminClientConfig.configNames();
         consumerFactory.getConfigurationProperties().forEach((k, v) -> {
-            if (k.startsWith("bootstrap.") || k.startsWith("security.") || k.startsWith("sasl.") || k.startsWith("ssl.")) {
-                adminConfigs.put(k, v);
+            if (adminNames.contains(k)) {
+                adminConfigs.put(k, v); // bootstrap, security, SSL and SASL settings as the consumers have them
             }
         });
-        try (Admin admin = Admin.create(adminConfigs)) {
-            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, TOPIC_CHECK_TIMEOUT.toMillis());
+        adminConfigs.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        adminConfigs.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        Admin admin = Admin.create(adminConfigs);
+        try {
+            Set<String> existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names()
+                    .get(TOPIC_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             for (Registration r : registrations) {
                 for (String topic : r.topics()) {
                     if (!existing.contains(topic)) {
@@ -278,7 +333,10 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
                 }
             }
         } catch (Exception e) {
-            LOG.warn("Could not check that the @KafkaEndpoint topics {} exist: {}", all, e.toString());
+            LOG.warn("Could not check within {} that the @KafkaEndpoint topics {} exist: {}", TOPIC_CHECK_TIMEOUT, all,
+                    e.toString());
+        } finally {
+            admin.close(java.time.Duration.ZERO); // never wait for a broker that did not answer
         }
     }
 
