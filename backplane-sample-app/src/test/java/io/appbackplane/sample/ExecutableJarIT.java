@@ -129,15 +129,28 @@ class ExecutableJarIT {
         }
     }
 
-    /** Completes {@code port} with the application's port once the server that is not the management one started. */
+    /**
+     * Completes {@code port} with the application's port once both servers started: the
+     * application's and the management one (which may start after it).
+     */
     private static void readOutput(Process process, List<String> output, CompletableFuture<Integer> port, int managementPort) {
+        int application = -1;
+        boolean management = false;
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 output.add(line);
                 Matcher started = STARTED.matcher(line);
-                if (started.find() && Integer.parseInt(started.group(1)) != managementPort) {
-                    port.complete(Integer.parseInt(started.group(1)));
+                if (started.find()) {
+                    int listening = Integer.parseInt(started.group(1));
+                    if (listening == managementPort) {
+                        management = true;
+                    } else {
+                        application = listening;
+                    }
+                    if (management && application > 0) {
+                        port.complete(application);
+                    }
                 }
             }
             port.completeExceptionally(new IllegalStateException("the process ended: exit " + process.waitFor()));

@@ -5,6 +5,7 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidFormatException;
 
 /** Turns Spring MVC's binding failures into {@link InvalidInputException}s that name the field a client got wrong. */
@@ -36,7 +37,7 @@ public final class RequestInputs {
         if (json.isEmpty()) {
             return "no body";
         }
-        return json.get() instanceof tools.jackson.core.exc.StreamReadException ? "malformed JSON" : "another JSON value";
+        return json.get() instanceof StreamReadException ? "malformed JSON" : "another JSON value";
     }
 
     /** A request parameter or path variable that did not convert to its type. */
