@@ -8,23 +8,26 @@ import java.util.function.Supplier;
 /**
  * Sets the budget of a backplane whose CPU limit is {@code auto}, once per real tick: the process's
  * CPU quota, less a margin, minus what the rest of the process uses, so that the process as a
- * whole stays under its quota and the kernel never has to freeze it.
+ * whole stays under its quota and the kernel does not have to freeze it.
  *
  * <p>At each tick, with {@code q} the quota read now (cores), {@code w} the wall time since the
  * last tick, {@code P} the process's CPU time used in it and {@code W} what the backplane's workers
  * charged to the period that ends:
  * <pre>
- *   rest     = max(0, P − W) / w                          (cores the rest of the process used)
- *   estimate = max(rest, (estimate + rest) / 2)           (up at once, down by halves)
+ *   rest     = max(0, P − W) / w                       cores the rest of the process used
+ *   mean    += (rest − mean) / 4                       its moving mean
+ *   dev     += (|rest − mean| − dev) / 4               and mean deviation
+ *   estimate = max(rest, mean + DEVIATIONS × dev)
  *   cores    = max(q × MIN_SHARE, q × TARGET_SHARE − estimate)
  *   budget   = cores × period
  * </pre>
- * The estimate rises with the first period the rest of the process (a garbage collection, a burst
- * of web requests) used more, and falls back only by halves, so one quiet period does not hand the
- * backplane CPU that the next collection needs. {@link #TARGET_SHARE} leaves room for what the
- * kernel counts per 100 ms while the budget is counted per slice. {@link #MIN_SHARE} keeps the
- * backplane's most urgent work moving when the rest of the process alone uses the quota. Without a
- * quota the budget is unlimited ({@link Long#MAX_VALUE}).
+ * The kernel counts every 100 ms; the rest of the process (the JIT compiler, garbage collection,
+ * web threads) is bursty, and a burst above the estimate is what gets the process throttled. So,
+ * as TCP sizes its retransmission timeout from a round-trip time's mean and deviation, the
+ * estimate is the mean plus {@link #DEVIATIONS} mean deviations, never below the latest period's
+ * use: a steady rest costs little margin, a bursty one gets room for its bursts. {@link
+ * #MIN_SHARE} keeps the backplane's most urgent work moving when the rest of the process alone
+ * uses the quota. Without a quota the budget is unlimited ({@link Long#MAX_VALUE}).
  *
  * <p>Confined to the thread that runs the backplane's real ticks (its timer thread, or the thread
  * advancing a manual clock); {@link #quota()} and {@link #restCores()} are read by any thread.
@@ -32,7 +35,10 @@ import java.util.function.Supplier;
 final class AutoCpuLimit {
 
     /** The share of the quota the process as a whole aims to use. */
-    static final double TARGET_SHARE = 0.9;
+    static final double TARGET_SHARE = 0.95;
+
+    /** Mean deviations of the rest's use added to its mean (see the class comment). */
+    static final double DEVIATIONS = 3;
 
     /** The smallest budget, as a share of the quota. */
     static final double MIN_SHARE = 0.05;
@@ -41,7 +47,10 @@ final class AutoCpuLimit {
     private final LongSupplier processCpuNanos;
     private long lastTickAt;
     private long lastProcessCpu;
-    /** Cores the rest of the process is taken to use (see the class comment). */
+    /** The moving mean and mean deviation of the rest's use, in cores; NaN before the first measured period. */
+    private double restMean = Double.NaN;
+    private double restDeviation;
+    /** Cores the rest of the process is taken to use: the estimate (see the class comment). */
     private volatile double restCores;
     private volatile CpuQuota quota;
 
@@ -78,7 +87,14 @@ final class AutoCpuLimit {
         long wall = now - lastTickAt;
         if (processCpu >= 0 && lastProcessCpu >= 0 && wall > 0) {
             double rest = Math.max(0, processCpu - lastProcessCpu - workersNanos) / (double) wall;
-            restCores = Math.max(rest, (restCores + rest) / 2);
+            if (Double.isNaN(restMean)) {
+                restMean = rest;
+            } else {
+                double error = rest - restMean;
+                restMean += error / 4;
+                restDeviation += (Math.abs(error) - restDeviation) / 4;
+            }
+            restCores = Math.max(rest, restMean + DEVIATIONS * restDeviation);
         }
         lastTickAt = now;
         lastProcessCpu = processCpu;

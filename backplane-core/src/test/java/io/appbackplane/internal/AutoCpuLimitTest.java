@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code auto} CPU limit ({@link AutoCpuLimit} driving a {@link CpuBudget}): the budget of each
- * period is the quota's share less what the rest of the process used, re-read at every real tick.
+ * period is the quota's share less what the rest of the process is estimated to use (its mean plus
+ * three mean deviations, at least its last period's use), the quota re-read at every real tick.
  * Time and CPU are given by hand, so every number is exact.
  */
 class AutoCpuLimitTest {
@@ -52,21 +53,35 @@ class AutoCpuLimitTest {
         period(SECOND, 600 * MS, 900 * MS); // the rest of the process used 300 ms in 1 s
 
         assertThat(budget.auto().restCores()).isCloseTo(0.3, within(1e-9));
-        assertThat(budget.coresInForce()).isCloseTo(0.9 - 0.3, within(1e-9));
-        assertThat(budget.budgetNanos()).isEqualTo(600 * MS);
+        assertThat(budget.coresInForce()).isCloseTo(0.95 - 0.3, within(1e-9));
+        assertThat(budget.budgetNanos()).isCloseTo(650 * MS, within(1L));
     }
 
     @Test
-    void theEstimateRisesAtOnceAndFallsByHalves() {
+    void aSteadyRestCostsNoMargin() {
+        followAt(0);
+        for (int s = 1; s <= 5; s++) {
+            period(s * SECOND, 500 * MS, 700 * MS);
+        }
+
+        assertThat(budget.auto().restCores()).isCloseTo(0.2, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.75, within(1e-9));
+    }
+
+    @Test
+    void aBurstyRestGetsRoomForItsBursts_andABurstCountsAtOnce() {
         followAt(0);
         period(SECOND, 0, 400 * MS);
         assertThat(budget.auto().restCores()).isCloseTo(0.4, within(1e-9));
 
-        period(2 * SECOND, 0, 0); // a quiet period: half-way down, not all the way
-        assertThat(budget.auto().restCores()).isCloseTo(0.2, within(1e-9));
-
-        period(3 * SECOND, 0, 600 * MS); // a burst: at once
+        // A quiet period: mean 0.3, mean deviation 0.1, so the estimate is 0.3 + 3 × 0.1, not 0.
+        period(2 * SECOND, 0, 0);
         assertThat(budget.auto().restCores()).isCloseTo(0.6, within(1e-9));
+
+        // A burst above the estimate: the deviation grows with it (mean 0.45 + 3 × 0.225).
+        period(3 * SECOND, 0, 900 * MS);
+        assertThat(budget.auto().restCores()).isCloseTo(1.125, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(AutoCpuLimit.MIN_SHARE, within(1e-9));
     }
 
     @Test
@@ -83,12 +98,12 @@ class AutoCpuLimitTest {
     void aResizedContainerIsFollowedAtTheNextTick() {
         followAt(0);
         period(SECOND, 500 * MS, 500 * MS);
-        assertThat(budget.coresInForce()).isCloseTo(0.9, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.95, within(1e-9));
 
         quota.set(Optional.of(new CpuQuota(2.0, "test")));
         period(2 * SECOND, 500 * MS, 500 * MS);
 
-        assertThat(budget.coresInForce()).isCloseTo(1.8, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(1.9, within(1e-9));
         assertThat(budget.auto().quota().cores()).isEqualTo(2.0);
     }
 
@@ -105,13 +120,13 @@ class AutoCpuLimitTest {
         period(SECOND, 0, 0);
 
         assertThat(budget.isLimited()).isTrue();
-        assertThat(budget.coresInForce()).isCloseTo(0.45, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.475, within(1e-9));
     }
 
     @Test
     void theBudgetInForceThrottles_aFixedLimitAgainEndsFollowing() {
         followAt(0);
-        period(SECOND, 0, 400 * MS); // budget 0.5 s
+        period(SECOND, 0, 450 * MS); // budget (0.95 - 0.45) s
 
         budget.charge(499 * MS);
         assertThat(budget.mayStart(SECOND + 10 * MS)).isTrue();

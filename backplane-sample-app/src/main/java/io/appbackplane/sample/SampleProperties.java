@@ -1,5 +1,6 @@
 package io.appbackplane.sample;
 
+import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -177,6 +178,21 @@ public class SampleProperties {
         private int urgentMaxInFlight = 200;
         /** Bulk re-pricing requests kept in flight: more than pricing's operation limit, so some are rejected. */
         private int bulkInFlight = 3000;
+        /**
+         * Another instance to load instead of this one, such as http://127.0.0.1:8080: its urgent
+         * orders go there over HTTP and its bulk re-pricing is started there with POST
+         * /pricing/runs (cancelled at the end). Set, it turns load mode on, this process serves
+         * nothing, and it exits when the load is over.
+         */
+        private URI target;
+
+        public URI getTarget() {
+            return target;
+        }
+
+        public void setTarget(URI target) {
+            this.target = target;
+        }
 
         public boolean isEnabled() {
             return enabled;

@@ -84,12 +84,19 @@ public final class CpuCgroup implements AutoCloseable {
         return new CpuCgroup(dir, v2);
     }
 
-    /** Sets the quota to {@code cores} cores per 100 ms period. */
+    /**
+     * Sets the quota to {@code cores} cores per 100 ms period, and a high weight: on a machine shared
+     * with other busy processes, a cgroup of default weight competes as one task against each of
+     * theirs and gets a sliver of the CPU however far under its quota it is; the weight makes the
+     * quota, not the competition, what bounds the cgroup.
+     */
     public void setQuota(double cores) throws IOException {
         long quota = Math.round(cores * 100_000);
         if (v2) {
+            Files.writeString(dir.resolve("cpu.weight"), "10000");
             Files.writeString(dir.resolve("cpu.max"), quota + " 100000");
         } else {
+            Files.writeString(dir.resolve("cpu.shares"), "102400");
             Files.writeString(dir.resolve("cpu.cfs_period_us"), "100000");
             Files.writeString(dir.resolve("cpu.cfs_quota_us"), Long.toString(quota));
         }

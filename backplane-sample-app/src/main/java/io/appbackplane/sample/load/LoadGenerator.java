@@ -5,6 +5,7 @@ import io.appbackplane.sample.pricing.PricingRun;
 import io.appbackplane.sample.pricing.PricingRuns;
 import io.appbackplane.sample.warehouse.Item;
 import io.appbackplane.sample.warehouse.Warehouse;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,12 +41,20 @@ import org.springframework.stereotype.Component;
  *       127.0.0.1 with the JDK HttpClient, recording each latency in {@link LoadStats}.</li>
  * </ul>
  * Then it stops by itself; the application keeps serving.
+ *
+ * <p>With {@code sample.load.target} set it loads that instance instead: urgent orders go to its
+ * {@code /orders}, and the bulk flood is a re-pricing run started there with {@code POST
+ * /pricing/runs} and cancelled with {@code DELETE} at the end, so that everything the measured
+ * instance spends is its own work, and the load's cost is in another process.
  */
 @Component
 public class LoadGenerator implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(LoadGenerator.class);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    /** Items of a bulk run started on a target: more than any run re-prices before it is cancelled. */
+    private static final long REMOTE_BULK_ITEMS = 100_000_000;
+    private static final Pattern COMPLETED = Pattern.compile("\"completed\":(\\d+)");
 
     private final SampleProperties.Load settings;
     private final PricingRuns pricingRuns;
@@ -59,6 +70,8 @@ public class LoadGenerator implements DisposableBean {
     });
     private volatile HttpClient http;
     private volatile PricingRun bulk;
+    /** The bulk run started on the target, e.g. {@code http://127.0.0.1:8080/pricing/runs/r1}; null before it. */
+    private volatile URI remoteBulk;
     private volatile long endsAtNanos;
     private volatile boolean recording;
 
@@ -78,7 +91,8 @@ public class LoadGenerator implements DisposableBean {
             return;
         }
         int port = environment.getProperty("local.server.port", Integer.class, 8080);
-        URI orders = URI.create("http://127.0.0.1:" + port + "/orders");
+        URI target = settings.getTarget();
+        URI orders = target == null ? URI.create("http://127.0.0.1:" + port + "/orders") : target.resolve("/orders");
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(REQUEST_TIMEOUT).build();
         endsAtNanos = System.nanoTime() + settings.getDuration().toNanos();
         long every = settings.getUrgentInterval().toNanos();
@@ -97,8 +111,52 @@ public class LoadGenerator implements DisposableBean {
             return; // the run already ended (a warm-up as long as the run)
         }
         recording = true;
+        URI target = settings.getTarget();
+        if (target != null) {
+            startRemoteFlood(target);
+            return;
+        }
         bulk = pricingRuns.start(Long.MAX_VALUE, settings.getBulkInFlight());
         log.info("load: warm-up done; bulk re-pricing {} started", bulk.id());
+    }
+
+    private void startRemoteFlood(URI target) {
+        URI runs = target.resolve("/pricing/runs?items=" + REMOTE_BULK_ITEMS + "&inFlight=" + settings.getBulkInFlight());
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(runs).timeout(REQUEST_TIMEOUT)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            String location = response.headers().firstValue("Location").orElse(null);
+            if (response.statusCode() != 202 || location == null) {
+                log.error("load: {} answered {} to starting a bulk re-pricing run: {}", runs, response.statusCode(), response.body());
+                return;
+            }
+            remoteBulk = target.resolve(location);
+            log.info("load: warm-up done; bulk re-pricing {} started", remoteBulk);
+        } catch (IOException e) {
+            log.error("load: could not start a bulk re-pricing run at {}", runs, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Cancels the bulk run on the target; returns how many items it re-priced, -1 if unknown. */
+    private long cancelRemoteFlood() {
+        URI run = remoteBulk;
+        if (run == null) {
+            return 0;
+        }
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(run).timeout(REQUEST_TIMEOUT).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher completed = COMPLETED.matcher(response.body());
+            return completed.find() ? Long.parseLong(completed.group(1)) : -1;
+        } catch (IOException e) {
+            log.error("load: could not cancel the bulk re-pricing run {}", run, e);
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     private void sendUrgent(URI orders) {
@@ -142,13 +200,14 @@ public class LoadGenerator implements DisposableBean {
         if (run != null) {
             pricingRuns.cancel(run);
         }
+        long bulkDone = run != null ? run.completed() : cancelRemoteFlood();
         Histogram whole = stats.wholeRun();
         whole.add(stats.interval());
         log.info(String.format(Locale.ROOT, "load: finished after %ds: %d urgent orders answered, p50=%.1fms p99=%.1fms max=%.1fms,"
                         + " %d answered 503, %d failed; bulk re-priced %d, %d rejections. The app keeps serving.",
                 settings.getDuration().toSeconds(), stats.answeredCount(), whole.getValueAtPercentile(50) / 1000.0,
                 whole.getValueAtPercentile(99) / 1000.0, whole.getMaxValue() / 1000.0, stats.rejectedCount(), stats.failedCount(),
-                run == null ? 0 : run.completed(), run == null ? 0 : run.rejected()));
+                bulkDone, run == null ? 0 : run.rejected()));
         finished.countDown();
     }
 

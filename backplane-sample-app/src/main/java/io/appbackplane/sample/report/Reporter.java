@@ -59,6 +59,12 @@ public class Reporter {
         }
     }
 
+    /** What an auto CPU limit follows, e.g. " (auto: quota 1.00, rest of process 0.21)". */
+    private static String autoText(BackplaneStatistics.Auto auto) {
+        return auto.quota() == null ? " (auto: no quota)" : String.format(Locale.ROOT, " (auto: quota %.2f, rest of process %.2f)",
+                auto.quota().cores(), auto.restOfProcessCores());
+    }
+
     /** Computes the summary over the time since the previous one, and starts a new interval. */
     public String summary() {
         long now = System.nanoTime();
@@ -74,7 +80,9 @@ public class Reporter {
         long rejected503 = load.rejectedCount();
         Duration throttled = stats.cpu().throttledTime();
         double usedCores = stats.cpu().usedLastPeriod().toNanos() / (double) stats.policy().integrationPeriod().toNanos();
-        String limit = stats.cpu().limit().isUnlimited() ? "unlimited" : String.format(Locale.ROOT, "%.2f", stats.cpu().limit().cores());
+        double limitCores = stats.cpu().limitCores();
+        String limit = (Double.isInfinite(limitCores) ? "unlimited" : String.format(Locale.ROOT, "%.2f", limitCores))
+                + (stats.cpu().limit().isAuto() ? autoText(stats.cpu().auto()) : "");
 
         ActionCounts urgentCounts = stats.priorities().get(Orders.PLACE_PRIORITY).counts();
         ActionCounts bulkCounts = stats.priorities().get(Pricing.REPRICE_PRIORITY).counts();

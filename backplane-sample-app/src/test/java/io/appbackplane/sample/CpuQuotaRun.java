@@ -1,0 +1,90 @@
+package io.appbackplane.sample;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+
+/**
+ * One measured run: the sample jar with the {@code quiet} profile and a given {@code cpu-limit},
+ * in a child CPU cgroup with a quota (or in none), loaded for {@code load} by a second sample
+ * process outside the cgroup ({@code --sample.load.target}); the kernel's throttling counted by the
+ * cgroup's {@code cpu.stat} over the recorded part of the load, and the urgent latencies the load
+ * process reports.
+ *
+ * @param cpuLimit the measured instance's {@code cpu-limit}
+ * @param quotaCores the cgroup's quota in cores, or 0 for no cgroup
+ * @param settle how long a first load process runs before the measured one (zero: none), so that the
+ *     measured instance's JIT compiler has done its start-up work, which in a 1-core quota takes
+ *     tens of seconds and alone takes the process over its quota
+ * @param load the recorded load
+ */
+record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration load) {
+
+    private static final Duration START = Duration.ofMinutes(5); // generous: a shared machine starts a JVM slowly
+    /** The measured load process's warm-up: urgent orders only, not recorded; then the bulk run starts. */
+    private static final Duration WARMUP = Duration.ofSeconds(3);
+
+    /**
+     * What a run measured.
+     *
+     * @param periods enforcement periods the kernel counted while the load was recorded (0 without a cgroup)
+     * @param throttled of those, periods in which the kernel throttled the process
+     */
+    record Result(CpuQuotaRun run, long periods, long throttled, double urgentP50Ms, double urgentP99Ms, long urgentAnswered,
+            long bulkRepriced, String autoLine) {
+
+        double throttledShare() {
+            return periods == 0 ? 0 : (double) throttled / periods;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "cpu-limit %s, quota %s: kernel throttled %d of %d periods (%.1f %%); urgent p50 %.1f ms"
+                            + " p99 %.1f ms (n=%d); bulk re-priced %d%s",
+                    run.cpuLimit, run.quotaCores == 0 ? "none" : run.quotaCores + " cores", throttled, periods,
+                    100 * throttledShare(), urgentP50Ms, urgentP99Ms, urgentAnswered, bulkRepriced,
+                    autoLine == null ? "" : "; last summary: " + autoLine);
+        }
+    }
+
+    Result measure() throws Exception {
+        CpuCgroup cgroup = quotaCores > 0
+                ? CpuCgroup.create("backplane-sample-" + cpuLimit + "-" + System.nanoTime(), quotaCores) : null;
+        try {
+            List<String> args = new ArrayList<>(List.of("--spring.profiles.active=quiet", "--server.address=127.0.0.1",
+                    "--server.port=0", "--backplane.instances.default.cpu-limit=" + cpuLimit, "--sample.report.interval=2s"));
+            try (SampleProcess measured = SampleProcess.start(cgroup == null ? List.of() : cgroup.launchPrefix(), args)) {
+                int port = measured.awaitPort(START);
+                if (!settle.isZero()) {
+                    try (SampleProcess settling = SampleProcess.start(List.of("--sample.load.target=http://127.0.0.1:" + port,
+                            "--sample.load.duration=" + settle.toSeconds() + "s", "--sample.load.warmup=1s"))) {
+                        settling.await("load: finished after", settle.plus(START));
+                    }
+                }
+                try (SampleProcess loader = SampleProcess.start(List.of("--sample.load.target=http://127.0.0.1:" + port,
+                        "--sample.load.duration=" + WARMUP.plus(this.load).toSeconds() + "s", "--sample.load.warmup=" + WARMUP.toSeconds() + "s"))) {
+                    loader.await("warm-up done; bulk re-pricing .* started", START);
+                    long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
+                    Matcher finished = loader.await("load: finished after \\d+s: (\\d+) urgent orders answered, p50=([\\d.]+)ms"
+                            + " p99=([\\d.]+)ms .* bulk re-priced (-?\\d+)", WARMUP.plus(this.load).plus(START));
+                    long[] after = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
+                    String summary = null;
+                    for (String line : measured.text().split("\n")) {
+                        if (line.contains("summary:")) {
+                            summary = line.substring(line.indexOf("summary:"));
+                        }
+                    }
+                    return new Result(this, after[0] - before[0], after[1] - before[1], Double.parseDouble(finished.group(2)),
+                            Double.parseDouble(finished.group(3)), Long.parseLong(finished.group(1)),
+                            Long.parseLong(finished.group(4)), summary);
+                }
+            }
+        } finally {
+            if (cgroup != null) {
+                cgroup.close();
+            }
+        }
+    }
+}
