@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * How much action running time a backplane may use per integration period, in cores: {@code 0.5}
- * means half of one core, that is 500 ms of worker CPU time per second (DESIGN rule 5). Written as
+ * means half of one core, that is 500 ms of worker CPU time per second (rule 5 of docs/scheduling.md). Written as
  * cores ({@code "1.5"}) or millicores ({@code "500m"}), as in Kubernetes.
  */
 public final class CpuLimit {
