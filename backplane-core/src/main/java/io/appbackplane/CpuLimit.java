@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * How much action running time a backplane may use per integration period, in cores: {@code 0.5}
- * means half of one core, that is 500 ms of worker CPU time per second (scheduling rule 5). Written
- * as cores ({@code "1.5"}) or millicores ({@code "500m"}), as in Kubernetes, or {@code "auto"}: the
- * limit then follows the process's container CPU quota minus what the rest of the process uses
- * ({@link #auto()}).
+ * How much worker CPU time a backplane may use per integration period, in cores: {@code 0.5} means
+ * half of one core, that is 500 ms of worker CPU time per second (rule 5 of docs/scheduling.md).
+ * Written as cores ({@code "1.5"}) or millicores ({@code "500m"}), as in Kubernetes, or {@code
+ * "auto"}: the limit then follows the process's container CPU quota minus what the rest of the
+ * process uses ({@link #auto()}).
  */
 public final class CpuLimit {
 
