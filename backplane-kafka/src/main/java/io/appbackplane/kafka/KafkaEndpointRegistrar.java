@@ -85,6 +85,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     /** Boot's {@code spring.kafka.listener.*} (and observation, executor) for the containers; null without Boot's. */
     private final ConcurrentKafkaListenerContainerFactoryConfigurer containerConfigurer;
     private ApplicationContext applicationContext;
+    /** Reads the groups' committed offsets for {@link #describe}; created on first use. */
+    private Admin viewAdmin;
     /** Resumes paused partitions where there is room again; one per start, shut down at each stop. */
     private ScheduledExecutorService sweeper;
     private volatile boolean running;
@@ -308,17 +310,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         if (all.isEmpty()) {
             return;
         }
-        Map<String, Object> adminConfigs = new HashMap<>();
-        Set<String> adminNames = AdminClientConfig.configNames();
-        consumerFactory.getConfigurationProperties().forEach((k, v) -> {
-            if (adminNames.contains(k)) {
-                adminConfigs.put(k, v); // bootstrap, security, SSL and SASL settings as the consumers have them
-            }
-        });
-        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, TOPIC_CHECK_TIMEOUT.toMillis());
-        adminConfigs.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-        adminConfigs.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-        Admin admin = Admin.create(adminConfigs);
+        int timeoutMs = (int) TOPIC_CHECK_TIMEOUT.toMillis();
+        Admin admin = Admin.create(adminConfigs());
         try {
             Set<String> existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMs)).names()
                     .get(TOPIC_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -338,6 +331,21 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         } finally {
             admin.close(java.time.Duration.ZERO); // never wait for a broker that did not answer
         }
+    }
+
+    /** The consumers' bootstrap, security, SSL and SASL settings, with short timeouts. */
+    private Map<String, Object> adminConfigs() {
+        Map<String, Object> adminConfigs = new HashMap<>();
+        Set<String> adminNames = AdminClientConfig.configNames();
+        consumerFactory.getConfigurationProperties().forEach((k, v) -> {
+            if (adminNames.contains(k)) {
+                adminConfigs.put(k, v);
+            }
+        });
+        int timeoutMs = (int) TOPIC_CHECK_TIMEOUT.toMillis();
+        adminConfigs.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        adminConfigs.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        return adminConfigs;
     }
 
     private void resumeWhereRoom() {
@@ -416,6 +424,11 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         }
         deadLetters.close();
         deserializer.close();
+        synchronized (this) {
+            if (viewAdmin != null) {
+                viewAdmin.close(java.time.Duration.ofSeconds(1));
+            }
+        }
     }
 
     /** A view of every endpoint and assigned partition, for the actuator endpoints. */
@@ -426,10 +439,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     /** A view of the endpoints {@code which} selects (those of one backplane's components). */
     Map<String, Object> describe(java.util.function.Predicate<Registration> which) {
         Map<String, Object> endpoints = new LinkedHashMap<>();
+        Map<String, Map<TopicPartition, Long>> committedByGroup = new HashMap<>();
         for (Registration r : registrations) {
             if (!which.test(r)) {
                 continue;
             }
+            Map<TopicPartition, Long> brokerCommitted = committedByGroup.computeIfAbsent(r.groupId(), this::brokerCommitted);
             RecordDispatcher d = r.dispatcher();
             Map<String, Object> view = new LinkedHashMap<>();
             view.put("component", r.component());
@@ -450,17 +465,49 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             view.put("runningWhenLost", d.runningAtLoss.get());
             view.put("cancelledAfterHandover", d.cancelledAfterMove.get());
             Map<String, Object> partitions = new java.util.TreeMap<>();
-            d.feeds().forEach((tp, feed) -> partitions.put(tp.toString(), partitionView(feed)));
+            d.feeds().forEach((tp, feed) -> partitions.put(tp.toString(), partitionView(feed, brokerCommitted.get(tp))));
             view.put("partitions", partitions);
             endpoints.put(r.component() + "." + r.endpoint(), view);
         }
         return endpoints;
     }
 
-    private static Map<String, Object> partitionView(PartitionFeed feed) {
+    /**
+     * The group's committed offsets as the broker has them (one admin request, at most {@link
+     * #TOPIC_CHECK_TIMEOUT}); empty if the broker did not answer.
+     */
+    private Map<TopicPartition, Long> brokerCommitted(String groupId) {
+        try {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            admin().listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata()
+                    .get(TOPIC_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .forEach((tp, offset) -> {
+                        if (offset != null) {
+                            offsets.put(tp, offset.offset());
+                        }
+                    });
+            return offsets;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.debug("Could not read the committed offsets of group '{}': {}", groupId, e.toString());
+            return Map.of();
+        }
+    }
+
+    private synchronized Admin admin() {
+        if (viewAdmin == null) {
+            viewAdmin = Admin.create(adminConfigs());
+        }
+        return viewAdmin;
+    }
+
+    private static Map<String, Object> partitionView(PartitionFeed feed, Long brokerCommitted) {
         PartitionProgress.Snapshot s = feed.progress.snapshot();
         Map<String, Object> view = new LinkedHashMap<>();
-        view.put("committedOffset", s.committedOffset());
+        view.put("committedOffset", brokerCommitted == null ? -1 : brokerCommitted); // as the broker has it
+        view.put("acknowledgedOffset", s.committedOffset()); // handed to spring-kafka, committed at its next poll
         view.put("receivedOffset", s.nextOffset());
         view.put("inFlight", s.inFlight());
         view.put("running", s.running());

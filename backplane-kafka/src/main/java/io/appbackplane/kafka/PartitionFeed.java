@@ -49,6 +49,7 @@ final class PartitionFeed {
     private final long pausedNanosAtStart;
     private final ComponentThrottle throttle;
     private volatile long lag = -1;
+
     private boolean revoked;
     /** A thread is submitting the backlog's records (outside the monitor); others only append. */
     private boolean submitting;

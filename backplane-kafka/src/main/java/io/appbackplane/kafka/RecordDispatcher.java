@@ -168,6 +168,16 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         });
     }
 
+    /**
+     * Partitions newly assigned to this consumer: listed at once (the actuator shows the assignment
+     * as the consumer has it, before any record arrives).
+     */
+    @Override
+    public void onPartitionsAssigned(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+            Collection<TopicPartition> partitions) {
+        partitions.forEach(this::feed);
+    }
+
     @Override
     public void onPartitionsRevokedBeforeCommit(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
             Collection<TopicPartition> partitions) {
@@ -180,7 +190,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             if (feed == null) {
                 continue;
             }
-            any = true;
+            any |= feed.progress.snapshot().received() > 0;
             try {
                 abandoned += feed.revoke(Math.max(0, deadline - System.nanoTime()));
             } catch (InterruptedException e) {

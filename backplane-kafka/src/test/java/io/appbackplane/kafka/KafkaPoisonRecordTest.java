@@ -45,7 +45,7 @@ class KafkaPoisonRecordTest {
     @AppComponent("poison")
     static class Poison {
         /** Values are Orders (OrderDeserializer); the producer's value serializer stays Boot's default (String). */
-        @KafkaEndpoint(topics = {"poison-json", "poison-no-dlt", "poison-tail", "poison-many"})
+        @KafkaEndpoint(topics = {"poison-json", "poison-no-dlt", "poison-tail", "poison-many", "poison-idle"})
         void onOrder(ConsumerRecord<?, ?> record, Order order) {
             if (order.quantity() < 0) {
                 throw new IllegalArgumentException("negative quantity " + order.quantity());
@@ -70,7 +70,7 @@ class KafkaPoisonRecordTest {
     @BeforeAll
     static void start() {
         TestBroker.createTopics(1, "poison-json", "poison-json-dlt", "poison-no-dlt", "poison-tail", "poison-tail-dlt",
-                "poison-key", "poison-key-dlt", "poison-many", "poison-many-dlt"); // no poison-no-dlt-dlt: its dead-letter publishes fail
+                "poison-key", "poison-key-dlt", "poison-many", "poison-many-dlt", "poison-idle"); // no poison-no-dlt-dlt: its dead-letter publishes fail
         node = Node.start("poison", App.class, "backplane.kafka.group-id=poison",
                 "spring.kafka.consumer.value-deserializer=" + Order.OrderDeserializer.class.getName(),
                 "spring.kafka.producer.properties.max.block.ms=500",
@@ -104,6 +104,21 @@ class KafkaPoisonRecordTest {
             assertThat(header(r, "kafka_dlt-exception-message")).contains("negative quantity -1");
         });
         assertThat(DONE).filteredOn(d -> d.startsWith("poison-json@")).hasSize(9);
+        await().atMost(TestBroker.patience()).untilAsserted(() -> assertThat(partitionView("poison-json-0"))
+                .containsEntry("committedOffset", 10L).containsEntry("acknowledgedOffset", 10L));
+    }
+
+    @Test
+    void theActuatorViewListsEveryAssignedPartitionBeforeAnyRecordArrives() {
+        await().atMost(TestBroker.patience()).untilAsserted(() -> assertThat(partitionView("poison-idle-0"))
+                .as("a partition assigned to the endpoint, with no record yet").isNotNull()
+                .containsEntry("committedOffset", -1L).containsEntry("inFlight", 0));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> partitionView(String partition) {
+        Map<String, Object> endpoint = (Map<String, Object>) node.registrar().describe().get("poison.onOrder");
+        return (Map<String, Object>) ((Map<String, Object>) endpoint.get("partitions")).get(partition);
     }
 
     @Test
