@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -28,6 +29,8 @@ public final class ComponentSpec {
     public static final Duration MIN_IDLE_OBJECT_RETENTION = Duration.ofMillis(1);
     /** The longest idle-object retention allowed. */
     public static final Duration MAX_IDLE_OBJECT_RETENTION = Duration.ofHours(1);
+    /** The longest queue-wait target allowed. */
+    public static final Duration MAX_QUEUE_WAIT_TARGET = Duration.ofHours(1);
 
     private final String name;
     private final int operationLimit;
@@ -37,9 +40,17 @@ public final class ComponentSpec {
     private final Set<String> dependencies;
     private final Map<ComponentState, List<StateHook>> hooks;
     private final Duration idleObjectRetention;
+    /** The queue-wait target, or null: the operation limit stays as set. */
+    private final Duration queueWaitTarget;
 
     private ComponentSpec(String name, int operationLimit, double admissionReserve, MakeRoom makeRoom,
             Set<String> dependencies, Map<ComponentState, List<StateHook>> hooks, Duration idleObjectRetention) {
+        this(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, idleObjectRetention, null);
+    }
+
+    private ComponentSpec(String name, int operationLimit, double admissionReserve, MakeRoom makeRoom,
+            Set<String> dependencies, Map<ComponentState, List<StateHook>> hooks, Duration idleObjectRetention,
+            Duration queueWaitTarget) {
         this.name = name;
         this.operationLimit = operationLimit;
         this.admissionReserve = admissionReserve;
@@ -47,6 +58,7 @@ public final class ComponentSpec {
         this.dependencies = dependencies;
         this.hooks = hooks;
         this.idleObjectRetention = idleObjectRetention;
+        this.queueWaitTarget = queueWaitTarget;
     }
 
     /** A spec for a component named {@code name} with default settings. */
@@ -64,7 +76,7 @@ public final class ComponentSpec {
             throw new IllegalArgumentException(
                     "operation-limit = " + limit + " for component '" + name + "' is invalid; allowed: 1.." + Integer.MAX_VALUE);
         }
-        return new ComponentSpec(name, limit, admissionReserve, makeRoom, dependencies, hooks, idleObjectRetention);
+        return new ComponentSpec(name, limit, admissionReserve, makeRoom, dependencies, hooks, idleObjectRetention, queueWaitTarget);
     }
 
     /**
@@ -77,7 +89,7 @@ public final class ComponentSpec {
      */
     public ComponentSpec withAdmissionReserve(double reserve) {
         BackplanePolicy.checkAdmissionReserve("admission-reserve for component '" + name + "'", reserve);
-        return new ComponentSpec(name, operationLimit, reserve, makeRoom, dependencies, hooks, idleObjectRetention);
+        return new ComponentSpec(name, operationLimit, reserve, makeRoom, dependencies, hooks, idleObjectRetention, queueWaitTarget);
     }
 
     /**
@@ -100,7 +112,33 @@ public final class ComponentSpec {
                     + "' is invalid; allowed: 0 (released at once) or " + MIN_IDLE_OBJECT_RETENTION + ".."
                     + MAX_IDLE_OBJECT_RETENTION);
         }
-        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, retention);
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, retention, queueWaitTarget);
+    }
+
+    /**
+     * The same spec with a queue-wait target (DESIGN rule 19): the component's admission limit then
+     * adapts, at every real tick, so that the queue wait at the most urgent priority the component
+     * ran work at stays under {@code target}, as high as that allows: it falls in proportion when
+     * the wait is over the target, and rises while the wait is under it and the limit is what holds
+     * requests back. The operation limit ({@link #withOperationLimit}) is the highest it goes, and
+     * where it starts. Rule 11's admission reserve applies within the adapted limit; a request over
+     * it is rejected as at any limit.
+     *
+     * @param target in (0, {@link #MAX_QUEUE_WAIT_TARGET}]
+     */
+    public ComponentSpec withQueueWaitTarget(Duration target) {
+        Objects.requireNonNull(target, "queue-wait-target must not be null");
+        if (target.isZero() || target.isNegative() || target.compareTo(MAX_QUEUE_WAIT_TARGET) > 0) {
+            throw new IllegalArgumentException("queue-wait-target = " + target + " for component '" + name
+                    + "' is invalid; allowed: a positive duration up to " + MAX_QUEUE_WAIT_TARGET + ", such as 20ms");
+        }
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, hooks, idleObjectRetention,
+                target);
+    }
+
+    /** The queue-wait target, if the component's admission limit adapts to one. */
+    public Optional<Duration> queueWaitTarget() {
+        return Optional.ofNullable(queueWaitTarget);
     }
 
     /**
@@ -109,7 +147,7 @@ public final class ComponentSpec {
      */
     public ComponentSpec withMakeRoom(MakeRoom makeRoom) {
         return new ComponentSpec(name, operationLimit, admissionReserve, Objects.requireNonNull(makeRoom, "makeRoom must not be null"),
-                dependencies, hooks, idleObjectRetention);
+                dependencies, hooks, idleObjectRetention, queueWaitTarget);
     }
 
     /**
@@ -127,7 +165,7 @@ public final class ComponentSpec {
             }
             all.add(dependency);
         }
-        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, Collections.unmodifiableSet(all), hooks, idleObjectRetention);
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, Collections.unmodifiableSet(all), hooks, idleObjectRetention, queueWaitTarget);
     }
 
     /** The same spec running {@code hook} (after the hooks added before) on entering {@code state}. */
@@ -143,7 +181,7 @@ public final class ComponentSpec {
         List<StateHook> forState = new ArrayList<>(all.getOrDefault(state, List.of()));
         forState.add(hook);
         all.put(state, List.copyOf(forState));
-        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, Collections.unmodifiableMap(all), idleObjectRetention);
+        return new ComponentSpec(name, operationLimit, admissionReserve, makeRoom, dependencies, Collections.unmodifiableMap(all), idleObjectRetention, queueWaitTarget);
     }
 
     /** The names of the components this one depends on. */
@@ -208,6 +246,7 @@ public final class ComponentSpec {
     public String toString() {
         return "ComponentSpec{" + name + ", operationLimit=" + operationLimit
                 + (Double.isNaN(admissionReserve) ? "" : ", admissionReserve=" + admissionReserve)
-                + ", idleObjectRetention=" + idleObjectRetention + "}";
+                + ", idleObjectRetention=" + idleObjectRetention
+                + (queueWaitTarget == null ? "" : ", queueWaitTarget=" + queueWaitTarget) + "}";
     }
 }

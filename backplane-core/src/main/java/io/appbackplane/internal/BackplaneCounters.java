@@ -69,6 +69,10 @@ final class BackplaneCounters {
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
         priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
+        QueueWaitLimit adaptive = component.queueWaitLimit;
+        if (adaptive != null) {
+            adaptive.actionRan(node.priority, queueTime);
+        }
         ActionCounters endpoint = node.request.endpoint();
         if (endpoint != null) {
             endpoint.actionRan(slot, queueTime, runTime);

@@ -241,6 +241,13 @@ public final class DefaultBackplane implements Backplane {
         signalAll();
     }
 
+    /** At a real tick: components with a queue-wait target adapt their admission limits (rule 19). */
+    void adaptLimits() {
+        for (DefaultComponent component : components) {
+            component.adaptLimit();
+        }
+    }
+
     @Override
     public boolean isIdle() {
         return admission.nothingOutstanding();

@@ -57,6 +57,8 @@ final class DefaultComponent implements BackplaneComponent {
     final ComponentTimers timers;
     final ModuleState module;
     private final ComponentEndpoints endpoints;
+    /** Adapts the admission limit to the component's queue-wait target; null without a target. */
+    final QueueWaitLimit queueWaitLimit;
 
     DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
         this.backplane = backplane;
@@ -69,6 +71,20 @@ final class DefaultComponent implements BackplaneComponent {
         this.timers = new ComponentTimers(this, backplane);
         this.module = new ModuleState(this, spec.dependencies(), spec.hooks());
         this.endpoints = new ComponentEndpoints(this);
+        this.queueWaitLimit = spec.queueWaitTarget()
+                .map(target -> new QueueWaitLimit(target, spec.operationLimit(), backplane.policy().priorities()))
+                .orElse(null);
+    }
+
+    /** A real tick: a component with a queue-wait target adapts its admission limit (rule 19). */
+    void adaptLimit() {
+        QueueWaitLimit adaptive = queueWaitLimit;
+        if (adaptive != null) {
+            int next = adaptive.tick(admission.outstanding(), counters.rejected.sum());
+            if (next != admission.operationLimit()) {
+                admission.setOperationLimit(next);
+            }
+        }
     }
 
     @Override

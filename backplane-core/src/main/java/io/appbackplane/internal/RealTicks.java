@@ -42,11 +42,12 @@ final class RealTicks {
         return count.get();
     }
 
-    /** A real tick (rule 4): replenish quotas, reset CPU use, wake throttled workers. */
+    /** A real tick (rule 4): replenish quotas, reset CPU use, adapt limits to queue-wait targets (rule 19), wake throttled workers. */
     private void realTick() {
         long now = backplane.clock().nanoTime();
         quotas.realTick();
         cpu.realTick(now);
+        backplane.adaptLimits();
         count.incrementAndGet();
         backplane.signalAll();
         if (backplane.isStopped()) {

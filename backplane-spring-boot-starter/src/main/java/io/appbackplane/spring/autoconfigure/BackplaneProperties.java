@@ -345,6 +345,22 @@ public class BackplaneProperties {
          */
         private Duration idleObjectRetention;
 
+        /**
+         * A queue-wait target: the component's admission limit then adapts at every real tick so
+         * that the queue wait at the most urgent priority it runs work at stays under it, as high as
+         * that allows; operation-limit is the highest it goes. A positive duration up to 1h, such as
+         * 20ms. Default: none (the limit stays at operation-limit).
+         */
+        private Duration queueWaitTarget;
+
+        public Duration getQueueWaitTarget() {
+            return queueWaitTarget;
+        }
+
+        public void setQueueWaitTarget(Duration queueWaitTarget) {
+            this.queueWaitTarget = queueWaitTarget;
+        }
+
         public String getBackplane() {
             return backplane;
         }

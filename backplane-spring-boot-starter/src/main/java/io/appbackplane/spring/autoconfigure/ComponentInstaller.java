@@ -110,6 +110,13 @@ final class ComponentInstaller {
                 throw invalid(name, "idle-object-retention", settings.getIdleObjectRetention(), e);
             }
         }
+        if (settings != null && settings.getQueueWaitTarget() != null) {
+            try {
+                spec = spec.withQueueWaitTarget(settings.getQueueWaitTarget());
+            } catch (IllegalArgumentException e) {
+                throw invalid(name, "queue-wait-target", settings.getQueueWaitTarget(), e);
+            }
+        }
         spec = withStateHooks(spec, bean, type, ourProxyIsTheBean);
         BackplaneComponent component = backplane.install(spec);
 
