@@ -32,7 +32,7 @@ class AutoCpuLimitTest {
 
     /** One period: the workers charge {@code workers}, the process as a whole uses {@code process}; then the tick. */
     private void period(long tickAt, long workers, long process) {
-        budget.charge(workers);
+        budget.charge(workers, tickAt - 1, tickAt - 1); // inside the period that tickAt ends
         processCpu.addAndGet(process);
         budget.realTick(tickAt);
     }
@@ -128,9 +128,9 @@ class AutoCpuLimitTest {
         followAt(0);
         period(SECOND, 0, 450 * MS); // budget (0.95 - 0.45) s
 
-        budget.charge(499 * MS);
+        budget.charge(499 * MS, SECOND + 5 * MS, SECOND + 5 * MS);
         assertThat(budget.mayStart(SECOND + 10 * MS)).isTrue();
-        budget.charge(2 * MS);
+        budget.charge(2 * MS, SECOND + 15 * MS, SECOND + 15 * MS);
         assertThat(budget.mayStart(SECOND + 20 * MS)).isFalse();
 
         budget.setLimit(CpuLimit.ofCores(2), SECOND + 30 * MS);
