@@ -116,7 +116,7 @@ public final class ComponentSpec {
     }
 
     /**
-     * The same spec with a queue-wait target (DESIGN rule 19): the component's admission limit then
+     * The same spec with a queue-wait target (docs/scheduling.md, "Queue-wait target"): the component's admission limit then
      * adapts, at every real tick, so that the queue wait at the most urgent priority the component
      * ran work at stays under {@code target}, as high as that allows: it falls in proportion when
      * the wait is over the target, and rises while the wait is under it and the limit is what holds

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Adapts one component's admission limit to its queue-wait target (DESIGN rule 19), once per real
+ * Adapts one component's admission limit to its queue-wait target (docs/scheduling.md, "Queue-wait target"), once per real
  * tick: a gradient on the queue wait at the most urgent priority the component ran actions at in
  * the period that ended, bounded by the configured operation limit (the ceiling, and where the
  * limit starts) and 1.

@@ -31,7 +31,7 @@ class SchedulingWorkedExampleTest {
         BackplanePolicy policy = BackplanePolicy.builder()
                 .priorities(3)
                 .quotas(BackplanePolicy.UNLIMITED_QUOTA, 2, 1) // actions per (virtual) period: unlimited, 2, 1
-                .cpuLimit(CpuLimit.parse("500m"))             // 500 ms of action time per 1 s period
+                .cpuLimit(CpuLimit.parse("500m"))             // 500 ms of worker CPU time per 1 s period
                 .cpuBudgetSlices(5)                           // released as 100 ms more every 200 ms
                 .build();
         Backplane backplane = Backplane.builder("example").policy(policy).clock(clock).stepMode().build();
