@@ -83,8 +83,7 @@ final class IdleObjectSweep {
      * it found used again, plus {@value #MIN_ROOM}, at most {@value #MAX_LISTED}: keeping objects
      * pays only when their keys come back. A flood of distinct keys thus costs about what it did
      * without a retention, instead of keeping every key of the last two retentions and visiting
-     * each twice (measured with distinct keys at about 4 M/s: a third of the rate with every
-     * object kept, 10 % less with a fixed room of 65,536).
+     * each twice (docs/benchmarks.md has the measurement).
      */
     private volatile int room = MAX_LISTED;
     /** Of the objects the sweep before kept: how many this sweep found used since (confined to the sweep). */

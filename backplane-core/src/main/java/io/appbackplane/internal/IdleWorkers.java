@@ -185,8 +185,7 @@ final class IdleWorkers {
      * as it runs dry costs the producer an unpark system call for the next entry, and one that
      * spins keeps the processor from the producer; a yielding worker lets a thread waiting for its
      * processor run and stays awake, so the producer's {@link #signal} finds no idle worker and
-     * returns at once. W2 {@code tiny}, where a producer spent about 40 % of its CPU unparking:
-     * +58 % in fast-mode forks (docs/benchmarks.md, "Fewer wake-ups").
+     * returns at once (docs/benchmarks.md, "Fewer wake-ups", has the measurement).
      *
      * <p>Unlike the spin, a worker yields also when more workers are awake than there are
      * processors ({@link #spinningIsFree()} false): a yield hands the processor to a thread waiting
