@@ -81,7 +81,8 @@ class StartupFailureReportTest {
         assertThatThrownBy(() -> start(Quick.class, "backplane.components.tickets.operaton-limit=10")).isNotNull();
 
         assertThat(output).contains("Property 'backplane.components.tickets.operaton-limit' is not a"
-                + " backplane.components.<name>.* setting; known settings: [admission-reserve, backplane, idle-object-retention, operation-limit]");
+                + " backplane.components.<name>.* setting; known settings: [admission-reserve, backplane, idle-object-retention, operation-limit,"
+                + " queue-wait-target]");
     }
 
     @Test
