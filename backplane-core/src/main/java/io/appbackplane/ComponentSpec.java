@@ -118,7 +118,8 @@ public final class ComponentSpec {
     /**
      * The same spec with a queue-wait target (docs/scheduling.md, "Queue-wait target"): the component's admission limit then
      * adapts, at every real tick, so that the queue wait at the most urgent priority the component
-     * ran work at stays under {@code target}, as high as that allows: it falls in proportion when
+     * ran work at stays under {@code target} (its mean, and its 99th percentile: at most 1 % of
+     * those actions wait longer), as high as that allows: it falls in proportion when
      * the wait is over the target, and rises while the wait is under it and the limit is what holds
      * requests back. The operation limit ({@link #withOperationLimit}) is the highest it goes, and
      * where it starts. Rule 11's admission reserve applies within the adapted limit; a request over

@@ -347,8 +347,8 @@ public class BackplaneProperties {
 
         /**
          * A queue-wait target: the component's admission limit then adapts at every real tick so
-         * that the queue wait at the most urgent priority it runs work at stays under it, as high as
-         * that allows; operation-limit is the highest it goes. A positive duration up to 1h, such as
+         * that the queue wait at the most urgent priority it runs work at stays under it (at most 1 %
+         * of those actions wait longer), as high as that allows; operation-limit is the highest it goes. A positive duration up to 1h, such as
          * 20ms. Default: none (the limit stays at operation-limit).
          */
         private Duration queueWaitTarget;
