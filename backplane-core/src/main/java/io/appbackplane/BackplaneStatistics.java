@@ -89,6 +89,10 @@ public record BackplaneStatistics(
      *     none (the limit then limits nothing)
      * @param restOfProcessCores the cores the rest of the process (everything but this backplane's
      *     workers) is taken to use, which the limit leaves to it
+     * @param quotaShare the share of the quota the process as a whole aims at now: 0.95 while the
+     *     kernel does not throttle it, lowered after real ticks that find the cgroup throttled
+     * @param throttledTicks the real ticks so far that found the cgroup throttled by the kernel
+     *     since the tick before (0 where its counters cannot be read)
      */
-    public record Auto(CpuQuota quota, double restOfProcessCores) {}
+    public record Auto(CpuQuota quota, double restOfProcessCores, double quotaShare, long throttledTicks) {}
 }

@@ -136,7 +136,7 @@ final class BackplaneCounters {
     }
 
     private static BackplaneStatistics.Auto autoStatistics(AutoCpuLimit auto) {
-        return auto == null ? null : new BackplaneStatistics.Auto(auto.quota(), auto.restCores());
+        return auto == null ? null : new BackplaneStatistics.Auto(auto.quota(), auto.restCores(), auto.share(), auto.throttledTicks());
     }
 
     private Map<Reason, Long> rejectionsByReason() {

@@ -66,6 +66,38 @@ public final class CgroupCpuQuota {
         return Optional.empty();
     }
 
+    /**
+     * The kernel's throttling counters of the cgroup that sets {@code quota} ({@code cpu.stat}
+     * beside the quota file: {@code nr_periods} and {@code nr_throttled}, the same names in v1 and
+     * v2), or empty when the quota was not read from a cgroup file or the counters cannot be read.
+     */
+    public static Optional<Throttling> throttling(CpuQuota quota) {
+        Path quotaFile;
+        try {
+            quotaFile = Path.of(quota.source());
+        } catch (RuntimeException e) {
+            return Optional.empty(); // a source that is not a path (a quota given by hand)
+        }
+        long periods = -1;
+        long throttled = -1;
+        for (String line : lines(quotaFile.resolveSibling("cpu.stat"))) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length == 2 && fields[0].equals("nr_periods")) {
+                periods = number(fields[1]);
+            } else if (fields.length == 2 && fields[0].equals("nr_throttled")) {
+                throttled = number(fields[1]);
+            }
+        }
+        return periods < 0 || throttled < 0 ? Optional.empty() : Optional.of(new Throttling(periods, throttled));
+    }
+
+    /**
+     * A cgroup's enforcement periods so far in which its processes could run ({@code nr_periods}),
+     * and of those, the ones in which the kernel froze them for having used the quota ({@code
+     * nr_throttled}).
+     */
+    public record Throttling(long periods, long throttled) {}
+
     private interface LevelQuota {
         /** The quota set on cgroup directory {@code dir}, or empty if none. */
         Optional<CpuQuota> of(Path dir);

@@ -1,5 +1,6 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.BackplanePolicy;
 import io.appbackplane.CpuLimit;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,7 +23,16 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class CpuBudget {
 
+    /**
+     * The longest slice under an {@code auto} limit. The kernel enforces a quota per 100 ms period;
+     * a budget released every 10 ms keeps the workers from spending a whole slice at 2 cores at its
+     * start (a burst the kernel throttles), and the most urgent work waits at most 10 ms for budget.
+     */
+    static final long AUTO_SLICE_NANOS = 10_000_000;
+
     private final long periodNanos;
+    /** The slices the policy asks for; an {@code auto} limit may release in more (see {@link #AUTO_SLICE_NANOS}). */
+    private final int configuredSlices;
     private volatile int slices;
     private volatile long budgetNanos;
     private volatile CpuLimit limit;
@@ -46,6 +56,7 @@ final class CpuBudget {
 
     CpuBudget(CpuLimit limit, Duration period, int slices, long now) {
         this.periodNanos = period.toNanos();
+        this.configuredSlices = slices;
         this.slices = slices;
         this.periodStart = now;
         this.previousPeriodStart = now;
@@ -60,6 +71,7 @@ final class CpuBudget {
         }
         this.auto = null;
         this.limit = limit;
+        this.slices = configuredSlices;
         this.budgetNanos = limit.budgetNanos(Duration.ofNanos(periodNanos));
     }
 
@@ -67,7 +79,14 @@ final class CpuBudget {
     void follow(AutoCpuLimit controller) {
         this.auto = controller;
         this.limit = CpuLimit.auto();
+        long autoSlices = (periodNanos + AUTO_SLICE_NANOS - 1) / AUTO_SLICE_NANOS;
+        this.slices = (int) Math.max(configuredSlices, Math.min(BackplanePolicy.MAX_CPU_BUDGET_SLICES, autoSlices));
         this.budgetNanos = controller.initialBudget(periodNanos);
+    }
+
+    /** Into how many slices the budget of a period is released now. */
+    int slices() {
+        return slices;
     }
 
     CpuLimit limit() {

@@ -122,6 +122,44 @@ class CgroupCpuQuotaTest {
         assertThat(CgroupCpuQuota.read(root)).isEmpty();
     }
 
+    @Test
+    void throttling_v1_isReadBesideTheQuotaThatWins() throws IOException {
+        write("proc/self/cgroup", "2:cpu,cpuacct:/app\n0::/\n");
+        write("proc/self/mountinfo", V1_MOUNTS);
+        v1("sys/fs/cgroup/cpu,cpuacct", "-1", "100000");
+        v1("sys/fs/cgroup/cpu,cpuacct/app", "50000", "100000");
+        write("sys/fs/cgroup/cpu,cpuacct/app/cpu.stat", "nr_periods 21\nnr_throttled 20\nthrottled_time 1934000000\n");
+
+        assertThat(CgroupCpuQuota.throttling(CgroupCpuQuota.read(root).orElseThrow()))
+                .contains(new CgroupCpuQuota.Throttling(21, 20));
+    }
+
+    @Test
+    void throttling_v2_hasTheSameNames() throws IOException {
+        write("proc/self/cgroup", "0::/kubepods/pod1/c1\n");
+        write("proc/self/mountinfo", V2_MOUNTS);
+        write("sys/fs/cgroup/kubepods/pod1/c1/cpu.max", "150000 100000\n");
+        write("sys/fs/cgroup/kubepods/pod1/c1/cpu.stat",
+                "usage_usec 80\nuser_usec 50\nsystem_usec 30\nnr_periods 250\nnr_throttled 3\nthrottled_usec 9000\n");
+
+        assertThat(CgroupCpuQuota.throttling(CgroupCpuQuota.read(root).orElseThrow()))
+                .contains(new CgroupCpuQuota.Throttling(250, 3));
+    }
+
+    @Test
+    void throttling_unknownWithoutCounters_orForAQuotaNotReadFromAFile() throws IOException {
+        write("proc/self/cgroup", "0::/app\n");
+        write("proc/self/mountinfo", V2_MOUNTS);
+        write("sys/fs/cgroup/app/cpu.max", "100000 100000\n");
+        CpuQuota quota = CgroupCpuQuota.read(root).orElseThrow();
+        assertThat(CgroupCpuQuota.throttling(quota)).isEmpty();
+
+        write("sys/fs/cgroup/app/cpu.stat", "nr_periods x\nnr_throttled 2\n");
+        assertThat(CgroupCpuQuota.throttling(quota)).as("malformed").isEmpty();
+
+        assertThat(CgroupCpuQuota.throttling(new CpuQuota(1, "set by hand"))).isEmpty();
+    }
+
     private void v1(String dir, String quota, String period) throws IOException {
         write(dir + "/cpu.cfs_quota_us", quota + "\n");
         write(dir + "/cpu.cfs_period_us", period + "\n");

@@ -59,10 +59,10 @@ public class Reporter {
         }
     }
 
-    /** What an auto CPU limit follows, e.g. " (auto: quota 1.00, rest of process 0.21)". */
+    /** What an auto CPU limit follows, e.g. " (auto: quota 1.00, rest of process 0.21, aiming at 0.95)". */
     private static String autoText(BackplaneStatistics.Auto auto) {
-        return auto.quota() == null ? " (auto: no quota)" : String.format(Locale.ROOT, " (auto: quota %.2f, rest of process %.2f)",
-                auto.quota().cores(), auto.restOfProcessCores());
+        return auto.quota() == null ? " (auto: no quota)" : String.format(Locale.ROOT, " (auto: quota %.2f, rest of process %.2f, aiming at %.2f)",
+                auto.quota().cores(), auto.restOfProcessCores(), auto.quotaShare());
     }
 
     /** Computes the summary over the time since the previous one, and starts a new interval. */

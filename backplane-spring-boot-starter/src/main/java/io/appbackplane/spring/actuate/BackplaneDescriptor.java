@@ -86,13 +86,14 @@ public record BackplaneDescriptor(
 
     /**
      * What an {@code auto} CPU limit follows: the container's CPU quota in cores and the cgroup file
-     * it was read from (both null when the process has no quota), and the cores the rest of the
-     * process is taken to use, which the limit leaves to it.
+     * it was read from (both null when the process has no quota), the cores the rest of the
+     * process is taken to use, which the limit leaves to it, the share of the quota the process aims
+     * at now, and the real ticks that found the process throttled by the kernel.
      */
-    public record Auto(Double quotaCores, String quotaSource, double restOfProcessCores) {
+    public record Auto(Double quotaCores, String quotaSource, double restOfProcessCores, double quotaShare, long throttledTicks) {
         static Auto of(BackplaneStatistics.Auto a) {
             return new Auto(a.quota() == null ? null : a.quota().cores(), a.quota() == null ? null : a.quota().source(),
-                    a.restOfProcessCores());
+                    a.restOfProcessCores(), a.quotaShare(), a.throttledTicks());
         }
     }
 
