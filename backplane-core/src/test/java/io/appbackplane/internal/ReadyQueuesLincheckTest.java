@@ -215,7 +215,7 @@ public class ReadyQueuesLincheckTest {
 
     @Test
     public void selection_modelChecking() {
-        modelChecking(1).check(Selection.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(Selection.class);
     }
 
     @Test
@@ -230,7 +230,9 @@ public class ReadyQueuesLincheckTest {
         return LincheckScenarios.stress(scale, 500);
     }
 
+    static final int INVOCATIONS_MODEL_CHECKING = 100;
+
     static ModelCheckingOptions modelChecking(int scale) {
-        return LincheckScenarios.modelChecking(scale, 100);
+        return LincheckScenarios.modelChecking(scale, INVOCATIONS_MODEL_CHECKING);
     }
 }

@@ -483,7 +483,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void oneWorker_modelChecking() {
-        modelChecking(1).check(OneWorker.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(OneWorker.class);
     }
 
     @Test
@@ -493,7 +493,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void twoWorkers_modelChecking() {
-        modelChecking(1).check(TwoWorkers.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(TwoWorkers.class);
     }
 
     @Test
@@ -503,7 +503,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void swept_modelChecking() {
-        modelChecking(1).check(Swept.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(Swept.class);
     }
 
     @Test
@@ -523,7 +523,9 @@ public class WorkObjectLincheckTest {
         return LincheckScenarios.stress(scale, 500);
     }
 
+    static final int INVOCATIONS_MODEL_CHECKING = 100;
+
     static ModelCheckingOptions modelChecking(int scale) {
-        return LincheckScenarios.modelChecking(scale, 100);
+        return LincheckScenarios.modelChecking(scale, INVOCATIONS_MODEL_CHECKING);
     }
 }

@@ -242,7 +242,7 @@ public class WorkerParkingLincheckTest {
     /** Random scenarios: two threads of three operations plus init and post parts. */
     @Test
     public void parking_modelChecking() {
-        modelChecking(1).check(Parking.class);
+        modelChecking(1).iterations(LincheckScenarios.QUICK_SCENARIOS).check(Parking.class);
     }
 
     @Test
