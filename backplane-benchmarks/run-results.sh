@@ -8,7 +8,8 @@
 # Writes the JMH JSON (and W3's latency lines, and each W1/W2 fork's mode) to docs/benchmarks/raw/, one chart per workload to
 # docs/benchmarks/W<n>.png and the Markdown tables to docs/benchmarks/tables.md; W3 run again
 # with ZGC goes to docs/benchmarks/raw/zgc/ and docs/benchmarks/zgc/, and W2 in the outside
-# harness's flat shape (one priority, a window of 8,192, no CPU limit) to raw/w2-flat/ and w2-flat/. JDK 21 or newer
+# harness's flat shape (one priority, a window of 8,192, no CPU limit) to raw/w2-flat/ and w2-flat/,
+# and W7 (run-w7.sh) to raw/w7/ and w7/. JDK 21 or newer
 # includes the virtual-thread peer (on 17-20 its trials fail at set-up and the run goes on).
 set -euo pipefail
 
@@ -77,4 +78,6 @@ sed -i -e 's#"jvm" : "[^"]*"#"jvm" : "java"#' -e "s#-Dbench.latencyFile=$raw/#-D
   > "$out/zgc/tables.md"
 "$java" -cp "$jar" io.appbackplane.benchmarks.report.JmhReport "$out/w2-flat" "$raw/w2-flat/w2.json" "$raw/w2-flat/fork-modes.jsonl" \
   > "$out/w2-flat/tables.md"
+# W7 on its own (its own files, as the script can be run alone).
+JAVA="$java" BENCH_JAR="$jar" "$root/backplane-benchmarks/run-w7.sh"
 echo "charts in $out, tables in $out/tables.md" >&2

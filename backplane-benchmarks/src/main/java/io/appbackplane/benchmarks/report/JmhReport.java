@@ -132,6 +132,10 @@ public final class JmhReport {
                     chartW6(e.getValue(), png);
                     scalingTable(e.getValue(), stdout);
                 }
+                case "W7" -> {
+                    W7Report.chart(e.getValue(), png);
+                    W7Report.table(e.getValue(), stdout);
+                }
                 default -> {
                     chart(e.getKey(), e.getValue(), png);
                     table(e.getValue(), stdout);
