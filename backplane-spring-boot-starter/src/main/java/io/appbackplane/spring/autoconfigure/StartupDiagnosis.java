@@ -74,7 +74,7 @@ final class StartupDiagnosis {
 
     /**
      * Of {@code stuck}, those held by their own transition (a hook or action still running, not a
-     * dependency), as "'name' into STATE" texts; empty if none.
+     * dependency), as "the transition of 'name' (backplane 'b') into STATE" texts; empty if none.
      */
     static List<String> runningTransitions(List<StuckComponent> stuck) {
         List<String> running = new ArrayList<>();
