@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * H1, the cost of the starter's {@code backplane.metrics.histograms} (issue 15 point 12): the
+ * H1, the cost of the starter's {@code backplane.metrics.histograms} (docs/benchmarks.md, H1): the
  * keyed workload of {@link KeyedInstrumentCost} with {@code histograms=off} (no action observer:
  * the core's hook is one null check) and {@code on} (the starter's {@link BackplaneHistograms},
  * bound to a Prometheus registry as in a scraped application).

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Measures, by hand, the process CPU of an idle JVM over 3 s after each of the situations that once
- * left a worker spinning (issue 14's idle target; issue 13, defect 1): a fresh backplane (the
+ * could leave a worker spinning, as an idle JVM must use next to no CPU: a fresh backplane (the
  * baseline), a load of 200,000 tiny actions on keys and a pool at mixed priorities, a priority
  * rise on a READY object, the cancellation of queued actions (by {@code cancelQueued} and by
  * cancelling futures), and a reply timeout. Each scenario gets a backplane of its own with 2

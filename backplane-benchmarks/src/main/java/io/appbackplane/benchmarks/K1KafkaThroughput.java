@@ -46,7 +46,7 @@ import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * K1, Kafka records per second end to end (docs/scale-out.md, issue 16): each operation is one record
+ * K1, Kafka records per second end to end (docs/scale-out.md, docs/benchmarks.md K1): each operation is one record
  * produced to a 6-partition topic (keys spread over {@value #KEYS}) and processed by the consumer
  * under test, on an in-JVM KRaft broker. An invocation publishes {@value #BATCH} records and waits
  * until all are processed, so the score is the sustained produce-to-processed rate.
@@ -57,7 +57,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * — Confluent's Parallel Consumer in KEY order. Tasks: {@code 5us} of CPU per record, and {@code
  * 1ms-async}, an asynchronous call answering after 1 ms: the backplane waits for it as a reply
  * without a thread, the listener must wait for it before the next record of its partition, Parallel
- * Consumer blocks one of its {@value #PC_CONCURRENCY} threads. Targets (issue 16): backplane >=
+ * Consumer blocks one of its {@value #PC_CONCURRENCY} threads. Targets: backplane >=
  * listener on 5us; backplane >= 5 x listener on 1ms-async.
  *
  * <p>Run: {@code java -jar backplane-benchmarks/target/benchmarks.jar K1}. Heavy: every fork starts

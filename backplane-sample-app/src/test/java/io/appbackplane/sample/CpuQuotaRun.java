@@ -1,5 +1,6 @@
 package io.appbackplane.sample;
 
+import io.appbackplane.spring.CpuCgroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

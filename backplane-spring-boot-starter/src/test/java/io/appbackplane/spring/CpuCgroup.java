@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
  * cpu} controller or cgroup v2, whichever this machine mounts with the {@code cpu} controller. It
  * needs root. Where no cgroup can be made the test is skipped with a notice, except when the
  * environment variable {@code CI} is {@code true}: there it fails, so that a CI machine that cannot
- * run it does not pass by skipping.
+ * run it does not pass by skipping. Shared with other modules' tests through this module's test-jar.
  */
 public final class CpuCgroup implements AutoCloseable {
 
@@ -105,6 +105,15 @@ public final class CpuCgroup implements AutoCloseable {
     /** Moves process {@code pid} (all its threads) into this cgroup. */
     public void add(long pid) throws IOException {
         Files.writeString(dir.resolve("cgroup.procs"), Long.toString(pid));
+    }
+
+    /**
+     * A command prefix that starts a process inside this cgroup: {@code sh} moves itself in, then
+     * execs the command, so the process is in the cgroup from its first instruction (a JVM sizes its
+     * compiler and GC threads from the quota it sees at start-up, as it would in a container).
+     */
+    public List<String> launchPrefix() {
+        return List.of("sh", "-c", "echo $$ > '" + dir.resolve("cgroup.procs") + "' && exec \"$0\" \"$@\"");
     }
 
     /** The periods the kernel counted and throttled so far: {@code nr_periods}, {@code nr_throttled}. */

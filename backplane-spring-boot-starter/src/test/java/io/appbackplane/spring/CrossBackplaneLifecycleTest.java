@@ -17,8 +17,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Issue 15, point 4: a component of backplane "bulk" depends on one of "default" — it comes up
- * after it and goes down before it, with both backplanes' real workers; a cycle through both
+ * Dependencies across backplanes: a component of backplane "bulk" depends on one of "default" — it
+ * comes up after it and goes down before it, with both backplanes' real workers; a cycle through both
  * backplanes fails start-up naming the components.
  */
 class CrossBackplaneLifecycleTest {

@@ -28,9 +28,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
- * How the starter fits Spring's lifecycle and bean switches (issue 15, point 11): lazy
- * initialization, {@code backplane.enabled=false}, {@code backplane.web.enabled=false}, and a context
- * stopped and started again.
+ * How the starter fits Spring's lifecycle and bean switches, which an application sets for reasons
+ * of its own: lazy initialization, {@code backplane.enabled=false}, {@code
+ * backplane.web.enabled=false}, and a context stopped and started again.
  */
 class LifecycleSwitchesTest {
 

@@ -8,7 +8,13 @@ import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.annotation.ObjectKey;
 import io.appbackplane.spring.autoconfigure.BackplaneAutoConfiguration;
 import io.appbackplane.spring.observation.BackplaneObservationAutoConfiguration;
+import io.appbackplane.spring.observation.BackplaneActionContext;
+import io.appbackplane.spring.observation.BackplaneActionObservationConvention;
+import io.appbackplane.spring.observation.BackplaneActionQueueObservationConvention;
 import io.appbackplane.spring.observation.BackplaneObservations;
+import io.appbackplane.spring.observation.DefaultBackplaneActionObservationConvention;
+import io.appbackplane.spring.observation.DefaultBackplaneActionQueueObservationConvention;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -125,6 +131,88 @@ class ObservationsTest {
             assertThat(stopped).filteredOn(c -> c.getError() != null).singleElement()
                     .satisfies(c -> assertThat(c.getError()).isInstanceOf(CancellationException.class));
         });
+    }
+
+    @Test
+    void on_aRunConventionBeanOfTheApplication_replacesTheDefaultOne() {
+        runner.withPropertyValues("backplane.observations.enabled=true")
+                .withBean(BackplaneActionObservationConvention.class, TenantRunConvention::new)
+                .run(context -> {
+                    TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+                    assertThat(context.getBean(Shop.class).buy("a").get(10, TimeUnit.SECONDS)).isEqualTo("a");
+                    TestObservationRegistryAssert.assertThat(registry)
+                            .hasAnObservation(o -> o.hasNameEqualTo("shop.work").hasContextualNameEqualTo("work in shop")
+                                    .hasLowCardinalityKeyValue("component", "shop").hasLowCardinalityKeyValue("tenant", "acme"))
+                            .hasNumberOfObservationsWithNameEqualTo(BackplaneObservations.RUN, 0)
+                            .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.QUEUE)
+                                    .hasContextualNameEqualTo("queue shop").hasLowCardinalityKeyValue("priority", "1")
+                                    .doesNotHaveLowCardinalityKeyValueWithKey("tenant"));
+                });
+    }
+
+    @Test
+    void on_aQueueConventionBeanOfTheApplication_replacesTheDefaultOne() {
+        runner.withPropertyValues("backplane.observations.enabled=true")
+                .withBean(BackplaneActionQueueObservationConvention.class, () -> new DefaultBackplaneActionQueueObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "shop.wait";
+                    }
+                })
+                .run(context -> {
+                    TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+                    assertThat(context.getBean(Shop.class).buy("a").get(10, TimeUnit.SECONDS)).isEqualTo("a");
+                    TestObservationRegistryAssert.assertThat(registry)
+                            .hasAnObservation(o -> o.hasNameEqualTo("shop.wait").hasContextualNameEqualTo("queue shop")
+                                    .hasLowCardinalityKeyValue("component", "shop"))
+                            .hasNumberOfObservationsWithNameEqualTo(BackplaneObservations.QUEUE, 0)
+                            .hasObservationWithNameEqualTo(BackplaneObservations.RUN);
+                });
+    }
+
+    @Test
+    void on_theDocumentedConventionBean_addsItsTagToTheDefaults() {
+        runner.withPropertyValues("backplane.observations.enabled=true").withUserConfiguration(RegionTag.class).run(context -> {
+            TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+            assertThat(context.getBean(Shop.class).buy("a").get(10, TimeUnit.SECONDS)).isEqualTo("a");
+            TestObservationRegistryAssert.assertThat(registry)
+                    .hasAnObservation(o -> o.hasNameEqualTo(BackplaneObservations.RUN).hasContextualNameEqualTo("run shop")
+                            .hasLowCardinalityKeyValue("backplane", "default").hasLowCardinalityKeyValue("component", "shop")
+                            .hasLowCardinalityKeyValue("priority", "1").hasLowCardinalityKeyValue("region", "eu-west"));
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RegionTag {
+        // docs:operations:observation-convention BEGIN
+        @Bean
+        BackplaneActionObservationConvention backplaneRunConvention() {
+            return new DefaultBackplaneActionObservationConvention() {
+                @Override
+                public KeyValues getLowCardinalityKeyValues(BackplaneActionContext context) {
+                    return super.getLowCardinalityKeyValues(context).and("region", "eu-west");
+                }
+            };
+        }
+        // docs:operations:observation-convention END
+    }
+
+    /** An application's run convention: its own name and contextual name, the default tags plus one. */
+    static class TenantRunConvention extends DefaultBackplaneActionObservationConvention {
+        @Override
+        public String getName() {
+            return "shop.work";
+        }
+
+        @Override
+        public String getContextualName(BackplaneActionContext context) {
+            return "work in " + context.component();
+        }
+
+        @Override
+        public KeyValues getLowCardinalityKeyValues(BackplaneActionContext context) {
+            return super.getLowCardinalityKeyValues(context).and("tenant", "acme");
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -10,15 +10,17 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
-/** The {@code backplane} Actuator endpoint and health indicator, when Actuator is present. */
+/**
+ * The {@code backplane} Actuator endpoint and health indicator, when Actuator is present. The
+ * indicator joins no health group by itself: an application puts it in its readiness probe the way
+ * Boot does for any indicator, {@code management.endpoint.health.group.readiness.include=readinessState,backplane}
+ * (docs/operations.md), and keeps it out of liveness.
+ */
 @AutoConfiguration(after = BackplaneAutoConfiguration.class)
 @ConditionalOnBean(BackplaneRegistry.class)
 public final class BackplaneActuatorAutoConfiguration {
@@ -45,15 +47,6 @@ public final class BackplaneActuatorAutoConfiguration {
         @ConditionalOnMissingBean(name = "backplaneHealthIndicator")
         BackplaneHealthIndicator backplaneHealthIndicator(BackplaneRegistry registry, BackplaneProperties properties) {
             return new BackplaneHealthIndicator(registry, properties.getHealth().getStallTimeout());
-        }
-
-        @Bean
-        @ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
-        @ConditionalOnProperty(prefix = "backplane.health", name = "readiness", havingValue = "true", matchIfMissing = true)
-        static BackplaneReadinessGroup backplaneReadinessGroup(Environment environment) {
-            boolean probes = environment.getProperty("management.endpoint.health.probes.enabled", Boolean.class, false)
-                    || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES;
-            return new BackplaneReadinessGroup(probes);
         }
     }
 }

@@ -18,7 +18,8 @@ import org.springframework.context.SmartLifecycle;
  * Ties the backplanes' module states to the Spring lifecycle (docs/getting-started.md). Starts before the web
  * server takes traffic: every backplane moves its components up, in dependency order, to the
  * configured role; a failure fails start-up, once what came up went DOWN and the backplanes shut
- * down (Spring does not stop a lifecycle whose start failed). Stops after the web server's graceful
+ * down (Spring does not stop a lifecycle whose start failed; after a start-up timeout this is waited
+ * for no longer than the timeout again, as a stuck state hook holds its backplane's move DOWN). Stops after the web server's graceful
  * shutdown: every backplane shuts down in the core's order (docs/scheduling.md, shutdown) — work from outside is
  * rejected, accepted work and the follow-up work of its actions drain, the components go DOWN
  * (dependents first), whatever is left fails — within the shutdown phase's timeout: nothing
@@ -114,9 +115,13 @@ public final class BackplaneLifecycle implements SmartLifecycle {
     }
 
     /**
-     * Best effort, within the shutdown phase's timeout: every backplane moves what came up DOWN
-     * (components still in START skip their DOWN hooks, see ComponentInstaller) and shuts down. A
-     * move still running (a start-up timeout) is waited for within the DOWN budget first.
+     * Best effort: every backplane moves what came up DOWN (components still in START skip their
+     * DOWN hooks, see ComponentInstaller) and shuts down. After a failed hook the moves are over, so
+     * this waits up to the shutdown phase's timeout for the DOWN hooks. After a start-up timeout a
+     * transition is still running, and its backplane's move DOWN is serialized after it: waiting
+     * longer would wait for the hook that already overran, so this gives up after {@link
+     * #takeDownWait} and leaves that hook's worker thread (a daemon thread) running; the shutdown
+     * goes on in the background and completes if the hook ever returns.
      */
     private void takeDownAfterFailedStart(RuntimeException failure) {
         LOG.warn("Backplane start-up failed ({}); moving the components that came up DOWN and shutting the backplanes down",
@@ -125,16 +130,36 @@ public final class BackplaneLifecycle implements SmartLifecycle {
         if (Thread.currentThread().isInterrupted()) {
             return; // cannot wait; the registry shuts down what is still running when the context is destroyed
         }
+        Duration wait = takeDownWait(failure);
         try {
-            awaitStopped(done, shutdownPhaseTimeout);
+            awaitStopped(done, wait);
         } catch (TimeoutException e) {
-            LOG.warn("Backplanes {} did not shut down within {} after the failed start-up; component states: {}",
-                    registry.all().keySet(), shutdownPhaseTimeout, states());
+            if (failure instanceof BackplaneStartupTimeoutException timeout) {
+                LOG.warn("Backplanes {}: gave up waiting for the shutdown {} after the start-up timeout; left running: {}"
+                        + " (their worker threads are daemon threads and do not keep the JVM alive; their backplanes"
+                        + " finish shutting down if they return); component states: {}", registry.all().keySet(), wait,
+                        StartupDiagnosis.runningTransitions(timeout.stuck()), states());
+            } else {
+                LOG.warn("Backplanes {} did not shut down within {} after the failed start-up; component states: {}",
+                        registry.all().keySet(), wait, states());
+            }
         } catch (ExecutionException e) { // downAndShutdown handles its failures; kept for completeness
             LOG.warn("Backplanes did not shut down cleanly after the failed start-up: {}", e.getCause().toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * How long the take-down after a failed start-up is waited for: the shutdown phase's timeout; after
+     * a start-up timeout, no longer than the start-up timeout itself, the time the stuck transition
+     * already had.
+     */
+    private Duration takeDownWait(RuntimeException failure) {
+        if (failure instanceof BackplaneStartupTimeoutException && startupTimeout.compareTo(shutdownPhaseTimeout) < 0) {
+            return startupTimeout;
+        }
+        return shutdownPhaseTimeout;
     }
 
     @Override

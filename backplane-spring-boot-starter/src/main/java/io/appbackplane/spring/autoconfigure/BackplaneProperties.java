@@ -407,21 +407,6 @@ public class BackplaneProperties {
         public void setStallTimeout(Duration stallTimeout) {
             this.stallTimeout = stallTimeout;
         }
-
-        /**
-         * Whether the backplane health indicator is a member of the readiness health group (when
-         * one exists, e.g. with availability probes): a stall takes the instance out of traffic
-         * without failing liveness.
-         */
-        private boolean readiness = true;
-
-        public boolean isReadiness() {
-            return readiness;
-        }
-
-        public void setReadiness(boolean readiness) {
-            this.readiness = readiness;
-        }
     }
 
     /** Web settings. */

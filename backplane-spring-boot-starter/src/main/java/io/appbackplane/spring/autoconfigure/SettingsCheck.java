@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 
 /**
- * Fails start-up on a {@code backplane.*} setting that names nothing (issue 15, point 3): a key
+ * Fails start-up on a {@code backplane.*} setting that names nothing: a key
  * that {@code backplane.configs.<template>}, {@code backplane.instances.<name>}, {@code
  * backplane.components.<name>} or {@code backplane.executors.<name>} does not have, and a
  * component name under {@code backplane.components} that is not installed. Spring Boot ignores

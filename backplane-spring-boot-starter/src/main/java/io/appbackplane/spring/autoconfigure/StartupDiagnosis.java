@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Says, for each component short of a target state, what holds it (issue 15, point 2): a component
+ * Says, for each component short of a target state, what holds it, so that a start-up timeout names
+ * the cause rather than only the deadline: a component
  * enters its next state only after its backplane and its dependencies have entered it (docs/scheduling.md, modules and states),
  * so a dependency that has not is what it waits for; when none is left, its own transition — an
  * {@code @OnState} hook, or an action on its object that runs before the transition — has not
@@ -19,6 +20,9 @@ import java.util.Map;
  * BackplaneComponent#state()} and {@link BackplaneComponent#dependencies()}.
  */
 final class StartupDiagnosis {
+
+    /** How {@link StuckComponent#heldBy()} begins when the component's own transition has not finished. */
+    private static final String OWN_TRANSITION = "its own transition into ";
 
     private StartupDiagnosis() {}
 
@@ -64,8 +68,23 @@ final class StartupDiagnosis {
         if (!waitingFor.isEmpty()) {
             return String.join(", ", waitingFor) + ", to enter " + next;
         }
-        return "its own transition into " + next + ": an @OnState(" + next + ") hook, or an action on the component's"
+        return OWN_TRANSITION + next + ": an @OnState(" + next + ") hook, or an action on the component's"
                 + " own object queued before it, has not finished";
+    }
+
+    /**
+     * Of {@code stuck}, those held by their own transition (a hook or action still running, not a
+     * dependency), as "the transition of 'name' (backplane 'b') into STATE" texts; empty if none.
+     */
+    static List<String> runningTransitions(List<StuckComponent> stuck) {
+        List<String> running = new ArrayList<>();
+        for (StuckComponent s : stuck) {
+            if (s.heldBy().startsWith(OWN_TRANSITION)) {
+                String into = s.heldBy().substring(OWN_TRANSITION.length(), s.heldBy().indexOf(':'));
+                running.add("the transition of '" + s.component() + "' (backplane '" + s.backplane() + "') into " + into);
+            }
+        }
+        return running;
     }
 
     /** Whether a component in {@code state} has entered {@code next} on the way up (or is past it). */

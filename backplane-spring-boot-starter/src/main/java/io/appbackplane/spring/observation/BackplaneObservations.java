@@ -4,13 +4,17 @@ import io.appbackplane.ActionTracer;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.spring.autoconfigure.BackplaneBuilderCustomizer;
+import io.appbackplane.spring.observation.BackplaneActionContext.Stage;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
  * {@code backplane.observations.enabled}: a Micrometer {@link Observation} for each action's queue
  * wait ({@value #QUEUE}) and one for its run ({@value #RUN}), so a trace shows both as spans.
- * Low-cardinality tags: {@code backplane}, {@code component}, {@code priority}.
+ * Low-cardinality tags: {@code backplane}, {@code component}, {@code priority}. Names and tags come
+ * from {@link BackplaneActionQueueObservationConvention} and {@link
+ * BackplaneActionObservationConvention}: the conventions given here, else the defaults.
  *
  * <p>The queue observation starts on the submitting thread when the action is accepted, so its
  * parent is the caller's current observation (an HTTP request's, say); it stops when a worker
@@ -30,10 +34,29 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
     /** The observation of an action's run. */
     public static final String RUN = "backplane.action.run";
 
-    private final ObservationRegistry registry;
+    private static final BackplaneActionQueueObservationConvention DEFAULT_QUEUE =
+            new DefaultBackplaneActionQueueObservationConvention();
+    private static final BackplaneActionObservationConvention DEFAULT_RUN = new DefaultBackplaneActionObservationConvention();
 
+    private final ObservationRegistry registry;
+    private final BackplaneActionQueueObservationConvention queueConvention;
+    private final BackplaneActionObservationConvention runConvention;
+
+    /** With the default conventions (or the registry's global ones). */
     public BackplaneObservations(ObservationRegistry registry) {
+        this(registry, null, null);
+    }
+
+    /**
+     * @param queueConvention replaces the default convention of the queue-wait observations, or
+     *     {@code null}
+     * @param runConvention replaces the default convention of the run observations, or {@code null}
+     */
+    public BackplaneObservations(ObservationRegistry registry, BackplaneActionQueueObservationConvention queueConvention,
+            BackplaneActionObservationConvention runConvention) {
         this.registry = registry;
+        this.queueConvention = queueConvention;
+        this.runConvention = runConvention;
     }
 
     @Override
@@ -44,8 +67,8 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
     @Override
     public Object actionQueued(BackplaneComponent component, int priority) {
         Observation parent = registry.getCurrentObservation(); // the caller's, or null
-        Observation queue = tagged(Observation.createNotStarted(QUEUE, registry), component, priority)
-                .contextualName("queue " + component.name()).parentObservation(parent).start();
+        Observation queue = Observation.createNotStarted(queueConvention, DEFAULT_QUEUE,
+                () -> context(Stage.QUEUE, component, priority), registry).parentObservation(parent).start();
         return new Queued(queue, parent);
     }
 
@@ -58,8 +81,8 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
 
     @Override
     public Object actionStarting(Object queued, BackplaneComponent component, int priority) {
-        Observation run = tagged(Observation.createNotStarted(RUN, registry), component, priority)
-                .contextualName("run " + component.name());
+        Observation run = Observation.createNotStarted(runConvention, DEFAULT_RUN,
+                () -> context(Stage.RUN, component, priority), registry);
         if (queued instanceof Queued q) {
             q.queue.stop();
             run.parentObservation(q.parent); // a sibling of the queue wait, under the caller's observation
@@ -90,10 +113,14 @@ public final class BackplaneObservations implements ActionTracer, BackplaneBuild
         }
     }
 
-    private static Observation tagged(Observation observation, BackplaneComponent component, int priority) {
-        return observation.lowCardinalityKeyValue("backplane", component.backplane().name())
-                .lowCardinalityKeyValue("component", component.name())
-                .lowCardinalityKeyValue("priority", String.valueOf(priority));
+    private static BackplaneActionContext context(Stage stage, BackplaneComponent component, int priority) {
+        return new BackplaneActionContext(stage, component.backplane().name(), component.name(), priority);
+    }
+
+    /** The default conventions' low-cardinality tags: {@code backplane}, {@code component}, {@code priority}. */
+    static KeyValues actionKeyValues(BackplaneActionContext context) {
+        return KeyValues.of("backplane", context.backplane(), "component", context.component(),
+                "priority", String.valueOf(context.priority()));
     }
 
     /** A follow-up's token: the observation current when it was registered. Holds nothing open. */

@@ -8,49 +8,100 @@ import io.appbackplane.spring.LocalHttp;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.annotation.ObjectKey;
+import java.net.http.HttpResponse;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.TestPropertySource;
 
 /**
- * With availability probes on, a stalled backplane fails {@code /actuator/health/readiness} (503:
- * out of traffic) but not {@code /actuator/health/liveness} (200: no restart), and readiness comes
- * back when the backplane makes progress again.
+ * Readiness through Boot's own idiom, over real HTTP: the {@code backplane} health indicator is in
+ * the readiness probe when {@code management.endpoint.health.group.readiness.include} lists it, and
+ * then a backplane that is not UP (stalled) fails {@code /actuator/health/readiness} (503: out of
+ * traffic) but not {@code /actuator/health/liveness} (200: no restart), until it is UP again. A
+ * readiness list of the application's own that does not name it is used as written.
  */
-@SpringBootTest(classes = HealthProbesWebTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "server.address=127.0.0.1",
-        "management.endpoints.web.exposure.include=health",
-        "management.endpoint.health.probes.enabled=true",
-        "backplane.instances.default.threads=1",
-        "backplane.health.stall-timeout=200ms"})
 class HealthProbesWebTest {
 
-    @LocalServerPort
-    int port;
+    @Nested
+    @TestPropertySource(properties = "management.endpoint.health.group.readiness.include=readinessState,backplane")
+    class ListedInReadiness extends Scenario {
 
-    @Autowired
-    Stuck stuck;
+        @Test
+        void aStallFailsReadinessNotLivenessUntilTheBackplaneIsUpAgain() throws InterruptedException {
+            assertThat(readiness()).isEqualTo(200);
 
-    @Test
-    void aStallFailsReadinessNotLiveness() throws InterruptedException {
-        LocalHttp http = new LocalHttp(port);
-        assertThat(http.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
-
-        stuck.hold("a");              // holds the only worker
-        stuck.hold("b");              // ready, and nothing runs: a stall
-        try {
-            await().atMost(10, SECONDS).until(() -> http.get("/actuator/health/readiness").statusCode() == 503);
-            assertThat(http.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
-        } finally {
-            stuck.release();
+            stall();
+            try {
+                await().atMost(10, SECONDS).until(() -> readiness() == 503);
+                assertThat(LocalHttp.json(http().get("/actuator/health/readiness")).get("status").asString()).isEqualTo("DOWN");
+                assertThat(http().get("/actuator/health/liveness").statusCode()).isEqualTo(200);
+            } finally {
+                stuck.release();
+            }
+            await().atMost(10, SECONDS).until(() -> readiness() == 200);
         }
-        await().atMost(10, SECONDS).until(() -> http.get("/actuator/health/readiness").statusCode() == 200);
+    }
+
+    @Nested
+    @TestPropertySource(properties = "management.endpoint.health.group.readiness.include=readinessState,gate")
+    class TheApplicationsOwnReadinessList extends Scenario {
+
+        @Autowired
+        Gate gate;
+
+        @Test
+        void isUsedAsWritten() throws InterruptedException {
+            stall();
+            try {
+                await().atMost(10, SECONDS).until(() -> http().get("/actuator/health/backplane").statusCode() == 503);
+                assertThat(readiness()).as("backplane is not in the application's readiness list").isEqualTo(200);
+            } finally {
+                stuck.release();
+            }
+            gate.close();
+            assertThat(readiness()).as("an indicator the list names").isEqualTo(503);
+        }
+    }
+
+    @SpringBootTest(classes = App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+            "server.address=127.0.0.1",
+            "management.endpoints.web.exposure.include=health",
+            "management.endpoint.health.probes.enabled=true",
+            "management.endpoint.health.show-components=always",
+            "backplane.instances.default.threads=1",
+            "backplane.health.stall-timeout=200ms"})
+    abstract static class Scenario {
+
+        @LocalServerPort
+        int port;
+
+        @Autowired
+        Stuck stuck;
+
+        LocalHttp http() {
+            return new LocalHttp(port);
+        }
+
+        int readiness() {
+            HttpResponse<String> response = http().get("/actuator/health/readiness");
+            return response.statusCode();
+        }
+
+        /** Holds the only worker and makes more work ready behind it: the backplane stalls. */
+        void stall() throws InterruptedException {
+            stuck.hold("a");
+            stuck.hold("b");
+        }
     }
 
     @SpringBootConfiguration(proxyBeanMethods = false)
@@ -59,6 +110,25 @@ class HealthProbesWebTest {
         @Bean
         Stuck stuck() {
             return new Stuck();
+        }
+
+        @Bean
+        Gate gate() {
+            return new Gate();
+        }
+    }
+
+    /** An application's own indicator ({@code gate}): UP until closed. */
+    static class Gate implements HealthIndicator {
+        private volatile boolean open = true;
+
+        void close() {
+            open = false;
+        }
+
+        @Override
+        public Health health() {
+            return open ? Health.up().build() : Health.outOfService().build();
         }
     }
 

@@ -22,7 +22,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 
 /**
- * What a user sees when start-up fails because of the backplane (issue 15, points 2 and 3): real
+ * What a user sees when start-up fails because of the backplane (a setting that names nothing, or
+ * components that do not come up in time): real
  * applications started with {@link SpringApplicationBuilder}, whose failure report ("APPLICATION
  * FAILED TO START") Spring Boot prints through its failure analyzers — ours must be the one that
  * explains it, naming the property or the components.

@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The "Invalid values" table of docs/configuration.md is this test's table: each row's setting
- * fails start-up with a failure analysis naming the property and saying what is allowed (issue 7).
+ * fails start-up with a failure analysis naming the property and saying what is allowed, so the
+ * table cannot promise a message the starter does not give.
  */
 class InvalidSettingsDocsTest {
 

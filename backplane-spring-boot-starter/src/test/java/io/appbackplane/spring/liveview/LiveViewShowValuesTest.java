@@ -37,11 +37,6 @@ class LiveViewShowValuesTest {
     static final CustomerKey KEY = new CustomerKey("Ada Lovelace", "4111-1111-1111-1111");
 
     @Nested
-    @SpringBootTest(classes = App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-            "server.address=127.0.0.1",
-            "management.endpoints.web.exposure.include=backplaneview",
-            "backplane.live-view.enabled=true",
-            "backplane.instances.default.slow-action-threshold=1ms"})
     class ByDefault extends Scenario {
         @Test
         void objectKeysAreHidden() {
@@ -52,11 +47,6 @@ class LiveViewShowValuesTest {
     }
 
     @Nested
-    @SpringBootTest(classes = App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-            "server.address=127.0.0.1",
-            "management.endpoints.web.exposure.include=backplaneview",
-            "backplane.live-view.enabled=true",
-            "backplane.instances.default.slow-action-threshold=1ms"})
     @TestPropertySource(properties = "backplane.live-view.show-values=when-authorized")
     class WhenAuthorized extends Scenario {
         @Test
@@ -68,11 +58,6 @@ class LiveViewShowValuesTest {
     }
 
     @Nested
-    @SpringBootTest(classes = App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-            "server.address=127.0.0.1",
-            "management.endpoints.web.exposure.include=backplaneview",
-            "backplane.live-view.enabled=true",
-            "backplane.instances.default.slow-action-threshold=1ms"})
     @TestPropertySource(properties = "backplane.live-view.show-values=always")
     class Always extends Scenario {
         @Test
@@ -82,6 +67,12 @@ class LiveViewShowValuesTest {
         }
     }
 
+    /** One application per case, differing only in its show-values setting (the nested class's). */
+    @SpringBootTest(classes = App.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+            "server.address=127.0.0.1",
+            "management.endpoints.web.exposure.include=backplaneview",
+            "backplane.live-view.enabled=true",
+            "backplane.instances.default.slow-action-threshold=1ms"})
     abstract static class Scenario {
 
         @LocalServerPort

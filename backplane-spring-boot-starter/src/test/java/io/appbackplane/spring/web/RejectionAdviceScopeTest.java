@@ -24,8 +24,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * The rejection advice answers backplane rejections only, ahead of the application's own advice
- * (issue 15, point 11): a catch-all handler of the application does not turn a rejection into a
+ * The rejection advice answers backplane rejections only, ahead of the application's own advice,
+ * so that adding the starter changes no other error answer: a catch-all handler of the application does not turn a rejection into a
  * 500, and a CompletionException that is not a rejection reaches the application's handler.
  */
 @SpringBootTest(classes = RejectionAdviceScopeTest.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
