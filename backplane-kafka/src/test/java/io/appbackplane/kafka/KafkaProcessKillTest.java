@@ -37,9 +37,9 @@ import org.springframework.kafka.core.KafkaTemplate;
  * group's committed offsets reach the end. Then the killed node starts again, the assignment
  * splits again, and both run the records that follow.
  *
- * <p>Tagged {@code stress}: three application JVMs start one after another, which takes about a
- * minute on two idle cores and twice that on busy ones ({@code ./mvnw -pl backplane-kafka -am
- * -Pstress verify -Dtest=KafkaProcessKillTest -Dsurefire.failIfNoSpecifiedTests=false}).
+ * <p>Tagged {@code stress}: three application JVMs start one after another, too slow for the default
+ * build ({@code ./mvnw -pl backplane-kafka -am -Pstress verify -Dtest=KafkaProcessKillTest
+ * -Dsurefire.failIfNoSpecifiedTests=false}; docs/scale-out.md has its timings).
  */
 @Tag("stress")
 class KafkaProcessKillTest {
