@@ -20,7 +20,8 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
 
     /**
      * Records finished, by outcome: completed, dead-lettered, dead-letter-failed (every dead-letter
-     * publish failed and the record was skipped), redelivered (still running at a hand-over).
+     * publish failed and the record was skipped), redelivered (still running at a hand-over),
+     * already-completed (not run: an earlier owner of the partition completed it, as its commit metadata said).
      */
     public static final String RECORDS = "backplane.kafka.records";
     /**
@@ -43,6 +44,13 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
     public static final String LAG = "backplane.kafka.lag";
     /** Records received and not done (gauge, per partition). */
     public static final String IN_FLIGHT = "backplane.kafka.in.flight";
+    /**
+     * Records received and not committed: in flight, or done behind an earlier one that is not (gauge,
+     * per partition); at most {@code backplane.kafka.max-uncommitted}.
+     */
+    public static final String UNCOMMITTED = "backplane.kafka.uncommitted";
+    /** Times a partition's window of uncommitted records filled up and the partition was paused (counter). */
+    public static final String WINDOW_PAUSES = "backplane.kafka.window.pauses";
     /** The offset handed on for commit (gauge, per partition). */
     public static final String COMMITTED = "backplane.kafka.committed.offset";
     /** Seconds the partition was paused during this assignment (gauge, per partition). */
@@ -75,6 +83,8 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
             FunctionCounter.builder(RECORDS, d, x -> x.deadLettered.get()).tags(tags).tag("outcome", "dead-lettered").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.deadLetterFailed.get()).tags(tags).tag("outcome", "dead-letter-failed").register(registry);
             FunctionCounter.builder(RECORDS, d, x -> x.abandonedAtRevoke.get()).tags(tags).tag("outcome", "redelivered").register(registry);
+            FunctionCounter.builder(RECORDS, d, x -> x.alreadyCompleted.get()).tags(tags).tag("outcome", "already-completed").register(registry);
+            FunctionCounter.builder(WINDOW_PAUSES, d, x -> x.windowPauses.get()).tags(tags).register(registry);
             FunctionCounter.builder(RUNNING_WHEN_LOST, d, x -> x.runningAtLoss.get()).tags(tags).register(registry);
             FunctionCounter.builder(CANCELLED_AFTER_HANDOVER, d, x -> x.cancelledAfterMove.get()).tags(tags).register(registry);
             FunctionCounter.builder(PAUSED, d, x -> x.throttle().pausedNanos() / 1e9).tags(tags).baseUnit("seconds").register(registry);
@@ -91,6 +101,7 @@ public final class BackplaneKafkaMeters implements MeterBinder, KafkaEndpointReg
         whenBound(() -> {
             gauge(LAG, d, tp, tags, PartitionFeed::lag);
             gauge(IN_FLIGHT, d, tp, tags, f -> f.progress.snapshot().inFlight());
+            gauge(UNCOMMITTED, d, tp, tags, f -> f.progress.snapshot().uncommitted());
             gauge(COMMITTED, d, tp, tags, f -> f.progress.snapshot().committedOffset());
             gauge(PARTITION_PAUSED, d, tp, tags, f -> f.pausedNanos() / 1e9);
         });

@@ -10,6 +10,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("backplane.kafka")
 public class BackplaneKafkaProperties {
 
+    /** The largest max-uncommitted: a window holds its records in memory. */
+    static final int MAX_UNCOMMITTED = 1_000_000;
+
     /** The default consumer group of @KafkaEndpoint methods (else spring.kafka.consumer.group-id, else spring.application.name). */
     private String groupId;
 
@@ -25,6 +28,19 @@ public class BackplaneKafkaProperties {
      * once its outstanding requests fall to this fraction of the limit (0 to 1).
      */
     private double resumeBelow = 0.5;
+
+    /**
+     * Per partition, the most records received and not yet committed (running, queued, or done behind
+     * an earlier one that is not): beyond it the partition is paused, and it resumes once they fall to
+     * resume-below of it. Bounds the memory one slow key can hold.
+     */
+    private int maxUncommitted = 10_000;
+
+    /**
+     * Characters of commit metadata naming the offsets completed beyond the committed one, so a new
+     * owner does not run them again; 0 turns it off. At most the broker's offset.metadata.max.bytes.
+     */
+    private int commitMetadataMaxLength = 4096;
 
     /** The dead-letter topic of a record is its topic plus this suffix. */
     private String deadLetterSuffix = "-dlt";
@@ -60,6 +76,22 @@ public class BackplaneKafkaProperties {
 
     public void setResumeBelow(double resumeBelow) {
         this.resumeBelow = resumeBelow;
+    }
+
+    public int getMaxUncommitted() {
+        return maxUncommitted;
+    }
+
+    public void setMaxUncommitted(int maxUncommitted) {
+        this.maxUncommitted = maxUncommitted;
+    }
+
+    public int getCommitMetadataMaxLength() {
+        return commitMetadataMaxLength;
+    }
+
+    public void setCommitMetadataMaxLength(int commitMetadataMaxLength) {
+        this.commitMetadataMaxLength = commitMetadataMaxLength;
     }
 
     public String getDeadLetterSuffix() {
@@ -216,6 +248,12 @@ public class BackplaneKafkaProperties {
         }
         if (!(resumeBelow >= 0 && resumeBelow <= 1)) {
             throw invalid("resume-below", resumeBelow, "0 to 1");
+        }
+        if (maxUncommitted < 1 || maxUncommitted > MAX_UNCOMMITTED) {
+            throw invalid("max-uncommitted", maxUncommitted, "1.." + MAX_UNCOMMITTED);
+        }
+        if (commitMetadataMaxLength < 0) {
+            throw invalid("commit-metadata-max-length", commitMetadataMaxLength, "0 (off) or more");
         }
         if (deadLetterSuffix == null || deadLetterSuffix.isBlank()) {
             throw invalid("dead-letter-suffix", deadLetterSuffix, "a non-blank suffix");

@@ -75,6 +75,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
     private final ListableBeanFactory beans;
     private final BackplaneRegistry registry;
     private final ConsumerFactory<Object, Object> consumerFactory;
+    /** The application's consumer factory, from which each endpoint's own is derived. */
+    private final ConsumerFactory<?, ?> applicationConsumerFactory;
     private final DeadLetters deadLetters;
     private final BackplaneKafkaProperties properties;
     private final Environment environment;
@@ -106,6 +108,7 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         this.beans = beans;
         this.registry = registry;
         this.deserializer = new RecordDeserializer(consumerFactory);
+        this.applicationConsumerFactory = consumerFactory;
         this.consumerFactory = bytesConsumerFactory(consumerFactory);
         this.deadLetters = deadLetters;
         this.properties = properties;
@@ -113,8 +116,15 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         this.listener = listener;
     }
 
+    /** The per-partition window: resumes at {@code resume-below} of its limit (below the limit). */
+    private RecordDispatcher.Window window() {
+        int limit = properties.getMaxUncommitted();
+        int resumeAt = Math.min(limit - 1, (int) Math.floor(limit * properties.getResumeBelow()));
+        return new RecordDispatcher.Window(limit, resumeAt, properties.getCommitMetadataMaxLength());
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static ConsumerFactory<Object, Object> bytesConsumerFactory(ConsumerFactory<?, ?> factory) {
+    private static DefaultKafkaConsumerFactory<Object, Object> bytesConsumerFactory(ConsumerFactory<?, ?> factory) {
         Map<String, Object> configs = RecordDeserializer.bytesConfigs(factory.getConfigurationProperties());
         // Offsets are committed by the backplane after each record's action completes, never by a timer.
         configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -190,8 +200,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
 
         List<Registration> holder = new ArrayList<>(1);
         RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
-                properties.getRevokeTimeout(), keyExpression, deserializer, tp -> listener.partitionAssigned(holder.get(0), tp));
-        ConcurrentMessageListenerContainer<Object, Object> container = container(topics);
+                properties.getRevokeTimeout(), keyExpression, deserializer, window(), tp -> listener.partitionAssigned(holder.get(0), tp));
+        // The endpoint's own consumers: their commits carry its partitions' completed offsets.
+        DefaultKafkaConsumerFactory<Object, Object> endpointConsumers = bytesConsumerFactory(applicationConsumerFactory);
+        endpointConsumers.addPostProcessor(new CommitMetadataConsumers(dispatcher));
+        ConcurrentMessageListenerContainer<Object, Object> container = container(topics, endpointConsumers);
+        dispatcher.partitionsPausedBy(container);
         ContainerProperties containerProperties = container.getContainerProperties();
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
@@ -227,7 +241,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
      * ({@code spring.kafka.listener.*}: poll timeout, idle between polls, observation, ...) when its
      * configurer is there, with the application context as its event publisher.
      */
-    private ConcurrentMessageListenerContainer<Object, Object> container(List<String> topics) {
+    private ConcurrentMessageListenerContainer<Object, Object> container(List<String> topics,
+            ConsumerFactory<Object, Object> consumerFactory) {
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
         if (containerConfigurer != null) {
             containerConfigurer.configure(factory, consumerFactory);
@@ -464,6 +479,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             view.put("redeliveredAfterHandover", d.abandonedAtRevoke.get());
             view.put("runningWhenLost", d.runningAtLoss.get());
             view.put("cancelledAfterHandover", d.cancelledAfterMove.get());
+            view.put("alreadyCompleted", d.alreadyCompleted.get());
+            view.put("windowPauses", d.windowPauses.get());
             Map<String, Object> partitions = new java.util.TreeMap<>();
             d.feeds().forEach((tp, feed) -> partitions.put(tp.toString(), partitionView(feed, brokerCommitted.get(tp))));
             view.put("partitions", partitions);
@@ -509,6 +526,8 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         view.put("committedOffset", brokerCommitted == null ? -1 : brokerCommitted); // as the broker has it
         view.put("acknowledgedOffset", s.committedOffset()); // handed to spring-kafka, committed at its next poll
         view.put("receivedOffset", s.nextOffset());
+        view.put("uncommitted", s.uncommitted());
+        view.put("windowFull", s.full());
         view.put("inFlight", s.inFlight());
         view.put("running", s.running());
         view.put("heldBack", feed.backlogSize());

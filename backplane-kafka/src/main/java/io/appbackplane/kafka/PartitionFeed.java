@@ -50,6 +50,12 @@ final class PartitionFeed {
     private final ComponentThrottle throttle;
     private volatile long lag = -1;
 
+    /**
+     * The consumer was sought back to a record the full window refused: records fetched before the
+     * seek are still being delivered, and are dropped (the consumer reads them again). Consumer thread only.
+     */
+    boolean rewound;
+
     private boolean revoked;
     /** A thread is submitting the backlog's records (outside the monitor); others only append. */
     private boolean submitting;

@@ -1,6 +1,7 @@
 package io.appbackplane.kafka;
 
 import java.util.ArrayDeque;
+import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -10,16 +11,22 @@ import java.util.function.Consumer;
  * The records of one partition, in offset order, from the moment they are received until they are
  * committed: it lets the offset advance only up to the first record that is not done.
  *
- * <p>Threads: {@link #received} is called by the partition's consumer thread, in offset order;
+ * <p>Threads: {@link #received} and {@link #admit} are called by the partition's consumer thread, in offset order;
  * {@link #start} and {@link #done} by any thread (backplane workers, the dead-letter publisher);
  * {@link #closeAfter} and {@link #close} by the consumer thread on revocation or loss. Every method holds one lock; {@code commit} callbacks run
  * under it, so once {@link #closeAfter} returns no commit for this assignment can follow.
  *
  * <p>Invariants (under the lock): {@code received = committedCount + window.size()}; the window's
  * first entry is not done (every done prefix has been handed to {@code commit}); {@code inFlight =}
- * number of window entries neither done nor withdrawn; {@code running =} number of window entries started and not done.
+ * number of window entries neither done nor withdrawn; {@code running =} number of window entries started and not done;
+ * {@code doneInWindow =} number of window entries done (behind the first one that is not).
  * Once closed, no entry starts and none is committed: a record queued in the backplane when its
  * partition moved on never runs here (the new owner runs it), only one already running may overlap.
+ *
+ * <p>The window is bounded: {@link #admit} takes no record while {@code window.size() >= limit}, and
+ * then reports the partition full ({@code onFull}); once the window has fallen to {@code resumeAt},
+ * {@link #done} reports room again ({@code onRoom}). Both callbacks run under the lock, so a full
+ * and the room that ends it are reported in that order, each once.
  */
 final class PartitionProgress {
 
@@ -39,17 +46,36 @@ final class PartitionProgress {
         }
     }
 
+    /**
+     * Offsets above the committed one that commit metadata may name: bounds the bitset built for each
+     * commit (completed offsets beyond it are not named, and run again after a hand-over).
+     */
+    static final int MAX_DESCRIBED_SPAN = 1 << 22;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition drained = lock.newCondition();
     private final ArrayDeque<Entry> window = new ArrayDeque<>();
     private final Consumer<Entry> commit;
+    private final int limit;
+    private final int resumeAt;
+    private final Runnable onFull;
+    private final Runnable onRoom;
     private long received;
     private long committedCount;
     private long nextOffset = -1;
     private long lastCommitted = -1;
     private int inFlight;
     private int running;
+    private int doneInWindow;
     private boolean closed;
+    /** The window reached {@code limit} and has not fallen to {@code resumeAt} since. */
+    private boolean full;
+    private long fulls;
+    /** Completed by an earlier owner (from the commit metadata): done here without running. */
+    private CompletedOffsets inherited = CompletedOffsets.NONE;
+    private long skipped;
+    /** Something completed beyond the first unfinished record since the last {@link #commitMetadata}. */
+    private boolean completedBeyondGap;
 
     /**
      * @param commit called with the last entry of a newly done prefix (the offset to commit is its
@@ -57,7 +83,68 @@ final class PartitionProgress {
      *     {@code Acknowledgment.acknowledge()} from a foreign thread just queues it for the consumer thread)
      */
     PartitionProgress(Consumer<Entry> commit) {
+        this(commit, Integer.MAX_VALUE, Integer.MAX_VALUE, () -> {}, () -> {});
+    }
+
+    /**
+     * @param limit records received and not committed that {@link #admit} takes at most (1 or more)
+     * @param resumeAt once full, the window size at or below which {@code onRoom} is called (below {@code limit})
+     * @param onFull called (under the lock) when {@link #admit} first refuses a record; must not block
+     * @param onRoom called (under the lock) when a full window falls to {@code resumeAt}; must not block
+     */
+    PartitionProgress(Consumer<Entry> commit, int limit, int resumeAt, Runnable onFull, Runnable onRoom) {
+        if (limit < 1 || resumeAt < 0 || resumeAt >= limit && limit != Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("window limit " + limit + ", resume at " + resumeAt
+                    + "; allowed: limit 1 or more, resume at 0 up to but excluding the limit");
+        }
         this.commit = commit;
+        this.limit = limit;
+        this.resumeAt = resumeAt;
+        this.onFull = onFull;
+        this.onRoom = onRoom;
+    }
+
+    /**
+     * Offsets an earlier owner of the partition completed beyond its committed offset (read from the
+     * commit metadata at assignment): {@link #admit} marks them done without running them. Called
+     * before the first record.
+     */
+    void inherit(CompletedOffsets completed) {
+        lock.lock();
+        try {
+            inherited = completed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Registers the next record of the partition if the window has room, as {@link #received} does;
+     * an offset an earlier owner completed ({@link #inherit}) is registered done, and must not run.
+     *
+     * @return its entry ({@code done} already for an offset completed before), or null if the window
+     *     is full: the record is not registered, and the caller reads it again once there is room
+     */
+    Entry admit(long offset, Object token) {
+        lock.lock();
+        try {
+            if (window.size() >= limit) {
+                if (!full) {
+                    full = true;
+                    fulls++;
+                    onFull.run();
+                }
+                return null;
+            }
+            Entry entry = received(offset, token);
+            if (inherited.contains(offset)) {
+                skipped++;
+                complete(entry);
+            }
+            return entry;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -174,27 +261,101 @@ final class PartitionProgress {
             if (closed || entry.done || entry.withdrawn) {
                 return false;
             }
-            entry.done = true;
-            inFlight--;
-            if (entry.started) {
-                running--;
+            complete(entry);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Marks {@code entry} done and hands on the done prefix; with the lock held. */
+    private void complete(Entry entry) {
+        entry.done = true;
+        inFlight--;
+        if (entry.started) {
+            running--;
+        }
+        doneInWindow++;
+        Entry last = null;
+        while (!window.isEmpty() && window.peekFirst().done) {
+            Entry head = window.pollFirst();
+            doneInWindow--;
+            committedCount++;
+            if (head.token != null) {
+                last = head; // an entry without a token cannot commit; a later one will (see received)
             }
-            Entry last = null;
-            while (!window.isEmpty() && window.peekFirst().done) {
-                Entry head = window.pollFirst();
-                committedCount++;
-                if (head.token != null) {
-                    last = head; // an entry without a token cannot commit; a later one will (see received)
+        }
+        if (doneInWindow > 0) {
+            completedBeyondGap = true;
+        }
+        if (last != null) {
+            lastCommitted = last.offset;
+            commit.accept(last);
+        }
+        if (full && window.size() <= resumeAt) {
+            full = false;
+            onRoom.run();
+        }
+        if (inFlight == 0) {
+            drained.signalAll();
+        }
+    }
+
+    /**
+     * The offset below which everything received is done: the first record not done, or one past the
+     * last received; {@code -1} before the first record.
+     */
+    long firstNotDone() {
+        lock.lock();
+        try {
+            return window.isEmpty() ? nextOffset : window.peekFirst().offset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether records completed beyond the first unfinished one since the last {@link #commitMetadata}. */
+    boolean completedBeyondGap() {
+        lock.lock();
+        try {
+            return completedBeyondGap;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The metadata to commit with offset {@code offset}: every offset at or above it known to be
+     * complete ({@link CompletedOffsets#encode}), at most {@code maxLength} characters. {@code offset}
+     * is one this progress handed on for commit, or {@link #firstNotDone}: everything below the
+     * window is done, so are the window's done entries, and so are the inherited offsets not
+     * received yet.
+     */
+    String commitMetadata(long offset, int maxLength) {
+        lock.lock();
+        try {
+            completedBeyondGap = false;
+            if (maxLength <= 0 || offset < 0 || doneInWindow == 0 && inherited.isEmpty()) {
+                return "";
+            }
+            long describable = MAX_DESCRIBED_SPAN;
+            BitSet done = new BitSet();
+            long head = window.isEmpty() ? nextOffset : window.peekFirst().offset;
+            if (head > offset) {
+                done.set(0, (int) Math.min(head - offset, describable)); // handed on since, not committed yet
+            }
+            for (Entry entry : window) {
+                if (entry.done && entry.offset >= offset && entry.offset - offset < describable) {
+                    done.set((int) (entry.offset - offset));
                 }
             }
-            if (last != null) {
-                lastCommitted = last.offset;
-                commit.accept(last);
-            }
-            if (inFlight == 0) {
-                drained.signalAll();
-            }
-            return true;
+            long received = nextOffset;
+            inherited.forEach(o -> {
+                if (o >= received && o >= offset && o - offset < describable) {
+                    done.set((int) (o - offset));
+                }
+            });
+            return CompletedOffsets.encode(done, maxLength);
         } finally {
             lock.unlock();
         }
@@ -241,7 +402,8 @@ final class PartitionProgress {
     Snapshot snapshot() {
         lock.lock();
         try {
-            return new Snapshot(received, committedCount, inFlight, running, lastCommitted < 0 ? -1 : lastCommitted + 1, nextOffset, closed);
+            return new Snapshot(received, committedCount, inFlight, running, lastCommitted < 0 ? -1 : lastCommitted + 1, nextOffset, closed,
+                    window.size(), full, fulls, skipped);
         } finally {
             lock.unlock();
         }
@@ -255,6 +417,11 @@ final class PartitionProgress {
      * @param committedOffset the offset handed on for commit (the next record to read; {@code -1} before the first)
      * @param nextOffset one past the last received offset ({@code -1} before the first)
      * @param closed whether the assignment ended
+     * @param uncommitted received and not committed: in flight, or done behind one that is not (at most the window's limit)
+     * @param full whether the window is full (the partition is paused until it falls to its resume level)
+     * @param fulls how many times the window filled up
+     * @param skipped records done without running: an earlier owner had completed them (commit metadata)
      */
-    record Snapshot(long received, long committed, int inFlight, int running, long committedOffset, long nextOffset, boolean closed) {}
+    record Snapshot(long received, long committed, int inFlight, int running, long committedOffset, long nextOffset, boolean closed,
+            int uncommitted, boolean full, long fulls, long skipped) {}
 }

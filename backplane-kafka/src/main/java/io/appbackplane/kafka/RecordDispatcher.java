@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,7 @@ import org.springframework.kafka.support.Acknowledgment;
  * before spring-kafka commits the queued acknowledgments of the revoked partitions.
  */
 final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListener<Object, Object>,
-        ConsumerAwareRebalanceListener, CommonErrorHandler, ComponentThrottle.Backlogs {
+        ConsumerAwareRebalanceListener, CommonErrorHandler, ComponentThrottle.Backlogs, CommitMetadataConsumers.Source {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordDispatcher.class);
 
@@ -47,6 +48,11 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private final Duration revokeTimeout;
     private final RecordKeyExpression keyExpression; // null: the record's key names its object
     private final Map<TopicPartition, PartitionFeed> feeds = new ConcurrentHashMap<>();
+    /** Revoked partitions between the revocation and spring-kafka's commit of their acknowledgments. */
+    private final Map<TopicPartition, PartitionFeed> handingOver = new ConcurrentHashMap<>();
+    private final Window window;
+    /** Pauses and resumes a partition whose window is full; set once the container exists. */
+    private volatile MessageListenerContainer container;
     private final Consumer<TopicPartition> firstSeen;
     private final Map<TopicPartition, Boolean> seen = new ConcurrentHashMap<>();
     private final RecordDeserializer deserializer;
@@ -63,9 +69,20 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     final AtomicLong runningAtLoss = new AtomicLong();
     /** Records queued in the backplane that did not start because their partition had moved on. */
     final AtomicLong cancelledAfterMove = new AtomicLong();
+    /** Records not run because an earlier owner of their partition completed them (commit metadata). */
+    final AtomicLong alreadyCompleted = new AtomicLong();
+    /** Times a partition's window filled up and the partition was paused. */
+    final AtomicLong windowPauses = new AtomicLong();
     final AtomicLong handovers = new AtomicLong();
     final AtomicLong lastHandoverNanos = new AtomicLong();
     final AtomicLong maxHandoverNanos = new AtomicLong();
+
+    /**
+     * Per partition: at most {@code limit} records received and not committed; a full partition is
+     * paused until it falls to {@code resumeAt}. Commits carry the completed offsets beyond the first
+     * unfinished record in at most {@code metadataMaxLength} characters of metadata (0: none).
+     */
+    record Window(int limit, int resumeAt, int metadataMaxLength) {}
 
     /**
      * @param name {@code component.endpoint}, for logs and metrics
@@ -74,8 +91,9 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
      */
     RecordDispatcher(String name, ActionEndpoint<PartitionFeed.Pending, Object> endpoint,
             ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, RecordKeyExpression keyExpression,
-            RecordDeserializer deserializer, Consumer<TopicPartition> firstSeen) {
+            RecordDeserializer deserializer, Window window, Consumer<TopicPartition> firstSeen) {
         this.name = name;
+        this.window = window;
         this.deserializer = deserializer;
         this.endpoint = endpoint;
         this.throttle = throttle;
@@ -92,6 +110,11 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     /** How to stop this endpoint's container (dead-letter policy STOP). */
     void stopContainerWith(Runnable stop) {
         this.stopContainer = stop;
+    }
+
+    /** The container whose partitions a full window pauses. */
+    void partitionsPausedBy(MessageListenerContainer container) {
+        this.container = container;
     }
 
     /** The payload key expression, or null when the record's key names its object. */
@@ -135,7 +158,10 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         if (consumer != null) {
             feed.lag(consumer.currentLag(feed.partition).orElse(-1));
         }
-        PartitionProgress.Entry entry = feed.progress.received(raw.offset(), acknowledgment);
+        PartitionProgress.Entry entry = admit(feed, raw, acknowledgment, consumer);
+        if (entry == null || entry.done) {
+            return;
+        }
         PartitionFeed.Pending pending;
         try {
             RecordDeserializer.Result result = deserializer.deserialize(raw);
@@ -158,14 +184,65 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         }
     }
 
+    /**
+     * Registers {@code record} in its partition's window. Null when it must not run now: it was
+     * fetched before the consumer was sought back to an earlier record, or the window is full — then
+     * the consumer is sought back to it and the partition paused until the window has room, so no
+     * record beyond the window is held in memory. An entry already done for a record an earlier
+     * owner completed (it does not run again).
+     */
+    private PartitionProgress.Entry admit(PartitionFeed feed, ConsumerRecord<?, ?> record, Object token,
+            org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
+        if (feed.rewound) {
+            // After a poll the position is past every record it returned; at or before this one, the
+            // record came from a fetch before the seek back.
+            if (consumer != null && consumer.position(feed.partition) <= record.offset()) {
+                return null;
+            }
+            feed.rewound = false;
+        }
+        PartitionProgress.Entry entry = feed.progress.admit(record.offset(), token);
+        if (entry == null) {
+            if (consumer == null) {
+                return feed.progress.received(record.offset(), token); // no seek possible: taken beyond the window
+            }
+            consumer.seek(feed.partition, record.offset());
+            feed.rewound = true;
+            return null;
+        }
+        if (entry.done) {
+            alreadyCompleted.incrementAndGet();
+        }
+        return entry;
+    }
+
     private PartitionFeed feed(TopicPartition partition) {
         return feeds.computeIfAbsent(partition, tp -> {
             if (seen.putIfAbsent(tp, Boolean.TRUE) == null) {
                 firstSeen.accept(tp);
             }
-            return new PartitionFeed(tp, new PartitionProgress(last -> ((Acknowledgment) last.token).acknowledge()),
-                    this::submit, throttle);
+            PartitionProgress progress = new PartitionProgress(last -> ((Acknowledgment) last.token).acknowledge(),
+                    window.limit(), window.resumeAt(), () -> pauseFull(tp), () -> resumeWithRoom(tp));
+            return new PartitionFeed(tp, progress, this::submit, throttle);
         });
+    }
+
+    /** The partition's window is full: spring-kafka pauses it before its next poll. */
+    private void pauseFull(TopicPartition partition) {
+        windowPauses.incrementAndGet();
+        LOG.debug("{}: {} has {} records received and not committed (backplane.kafka.max-uncommitted); pausing it", name,
+                partition, window.limit());
+        MessageListenerContainer current = container;
+        if (current != null) {
+            current.pausePartition(partition);
+        }
+    }
+
+    private void resumeWithRoom(TopicPartition partition) {
+        MessageListenerContainer current = container;
+        if (current != null) {
+            current.resumePartition(partition);
+        }
     }
 
     /**
@@ -176,6 +253,99 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     public void onPartitionsAssigned(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
             Collection<TopicPartition> partitions) {
         partitions.forEach(this::feed);
+        if (window.metadataMaxLength() > 0 && !partitions.isEmpty()) {
+            inheritCompleted(consumer, partitions);
+        }
+    }
+
+    /**
+     * Reads the partitions' committed offsets and the offsets completed beyond them that their
+     * metadata names, so those records are not run again here.
+     */
+    private void inheritCompleted(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+            Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            committed = consumer.committed(new java.util.HashSet<>(partitions));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not read the committed offsets of {} ({}); records completed beyond them before the hand-over"
+                    + " run again", name, partitions, e.toString());
+            return;
+        }
+        committed.forEach((tp, offset) -> {
+            PartitionFeed feed = feeds.get(tp);
+            if (offset == null || feed == null) {
+                return;
+            }
+            try {
+                CompletedOffsets completed = CompletedOffsets.decode(offset.offset(), offset.metadata());
+                if (!completed.isEmpty()) {
+                    feed.progress.inherit(completed);
+                    LOG.info("{}: {} from committed offset {}: {} records beyond it completed before (commit metadata);"
+                            + " they do not run again", name, tp, offset.offset(), completed.count());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("{}: the commit metadata of {} cannot be read ({}); records completed beyond offset {} run again",
+                        name, tp, e.toString(), offset.offset());
+            }
+        });
+    }
+
+    @Override
+    public String commitMetadata(TopicPartition partition, long offset) {
+        PartitionFeed feed = feeds.get(partition);
+        if (feed == null) {
+            feed = handingOver.get(partition);
+        }
+        return feed == null ? "" : feed.progress.commitMetadata(offset, window.metadataMaxLength());
+    }
+
+    /**
+     * Commits, for each partition of {@code consumer} that completed records beyond its first
+     * unfinished one since its last commit, the offset of that record with the completed ones in the
+     * metadata: without it nothing would be committed while one slow record holds the offset back, and
+     * a crash would run them all again.
+     */
+    @Override
+    public void beforePoll(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer) {
+        if (window.metadataMaxLength() <= 0) {
+            return;
+        }
+        try {
+            Map<TopicPartition, OffsetAndMetadata> commits = completedBeyondGap(consumer.assignment(), feeds, true);
+            if (!commits.isEmpty()) {
+                consumer.commitAsync(commits, (offsets, failure) -> {
+                    if (failure != null) {
+                        LOG.debug("{}: committing the completed offsets of {} failed: {}", name, commits.keySet(),
+                                failure.toString());
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            // the next attempt, or the next commit of the partition, carries them
+            LOG.debug("{}: committing the completed offsets failed: {}", name, e.toString());
+        }
+    }
+
+    /**
+     * For each of {@code partitions} with records completed beyond its first unfinished one (only if
+     * that changed since its last commit, when {@code onlyChanged}): that record's offset, with the
+     * completed ones in the metadata.
+     */
+    private Map<TopicPartition, OffsetAndMetadata> completedBeyondGap(Collection<TopicPartition> partitions,
+            Map<TopicPartition, PartitionFeed> from, boolean onlyChanged) {
+        Map<TopicPartition, OffsetAndMetadata> commits = new java.util.HashMap<>();
+        for (TopicPartition tp : partitions) {
+            PartitionFeed feed = from.get(tp);
+            if (feed != null && (!onlyChanged || feed.progress.completedBeyondGap())) {
+                long offset = feed.progress.firstNotDone();
+                String metadata = offset < 0 ? "" : feed.progress.commitMetadata(offset, window.metadataMaxLength());
+                if (!metadata.isEmpty()) {
+                    commits.put(tp, new OffsetAndMetadata(offset, metadata));
+                }
+            }
+        }
+        return commits;
     }
 
     @Override
@@ -190,6 +360,8 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             if (feed == null) {
                 continue;
             }
+            handingOver.put(tp, feed);
+            resumeWithRoom(tp); // a paused partition that comes back starts with an empty window
             any |= feed.progress.snapshot().received() > 0;
             try {
                 abandoned += feed.revoke(Math.max(0, deadline - System.nanoTime()));
@@ -201,6 +373,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         if (!any) {
             return;
         }
+        commitCompletedAtHandOver(consumer, partitions);
         long took = System.nanoTime() - start;
         handovers.incrementAndGet();
         lastHandoverNanos.set(took);
@@ -216,6 +389,30 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         // spring-kafka now commits the acknowledgments queued so far, on this thread, before the hand-over.
     }
 
+    /** The completed offsets beyond the first gap go with the hand-over, so the new owner skips them. */
+    private void commitCompletedAtHandOver(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+            Collection<TopicPartition> partitions) {
+        if (window.metadataMaxLength() <= 0) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> commits = completedBeyondGap(partitions, handingOver, false);
+        if (commits.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(commits);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: committing the completed offsets of {} at the hand-over failed ({}); the new owner runs those records"
+                    + " again", name, commits.keySet(), e.toString());
+        }
+    }
+
+    @Override
+    public void onPartitionsRevokedAfterCommit(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+            Collection<TopicPartition> partitions) {
+        partitions.forEach(handingOver::remove);
+    }
+
     /**
      * The partitions were lost (this consumer was dropped from the group, e.g. closed during a
      * cooperative rebalance): their new owner may already be running their records, and no commit
@@ -228,6 +425,7 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
             PartitionFeed feed = feeds.remove(tp);
+            resumeWithRoom(tp);
             if (feed != null) {
                 PartitionProgress.Snapshot atLoss = feed.lose();
                 abandonedAtRevoke.addAndGet(atLoss.inFlight());
@@ -251,7 +449,10 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
         PartitionFeed feed = feed(new TopicPartition(record.topic(), record.partition()));
         PartitionProgress.Entry entry = feed.progress.entryFor(record.offset());
         if (entry == null) {
-            entry = feed.progress.received(record.offset(), null);
+            entry = admit(feed, record, null, consumer);
+            if (entry == null || entry.done) {
+                return true; // read again once the window has room, or completed before
+            }
         }
         deadLetter(feed, record, thrownException, entry, "the listener failed: " + rootMessage(thrownException));
         return true;
