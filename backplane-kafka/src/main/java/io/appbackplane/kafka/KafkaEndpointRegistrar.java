@@ -7,6 +7,7 @@ import io.appbackplane.ComponentState;
 import io.appbackplane.EndpointSpec;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -188,11 +189,12 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         ActionEndpoint<PartitionFeed.Pending, Object> endpoint = component.endpoint(spec);
         ComponentThrottle throttle = throttles.computeIfAbsent(component, c -> new ComponentThrottle(c, properties.getResumeBelow()));
 
-        List<Registration> holder = new ArrayList<>(1);
-        RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
-                properties.getRevokeTimeout(), keyExpression, deserializer, tp -> listener.partitionAssigned(holder.get(0), tp));
         ConcurrentMessageListenerContainer<Object, Object> container = container(topics);
         ContainerProperties containerProperties = container.getContainerProperties();
+        List<Registration> holder = new ArrayList<>(1);
+        RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
+                properties.getRevokeTimeout(), keyExpression, deserializer, tp -> listener.partitionAssigned(holder.get(0), tp),
+                recordObservations(containerProperties));
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
         containerProperties.setMessageListener(dispatcher);
@@ -238,6 +240,22 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             factory.setApplicationEventPublisher(applicationContext);
         }
         return factory.createContainer(topics.toArray(String[]::new));
+    }
+
+    /**
+     * Where the container's listener observation of each record is current while the dispatcher takes
+     * the record ({@code spring.kafka.listener.observation-enabled}): the container's registry, else
+     * the application's only one, as spring-kafka's container picks it; null when records are not observed.
+     */
+    private ObservationRegistry recordObservations(ContainerProperties containerProperties) {
+        if (!containerProperties.isObservationEnabled()) {
+            return null;
+        }
+        ObservationRegistry registry = containerProperties.getObservationRegistry();
+        if (registry.isNoop() && applicationContext != null) {
+            registry = applicationContext.getBeanProvider(ObservationRegistry.class).getIfUnique(() -> ObservationRegistry.NOOP);
+        }
+        return registry.isNoop() ? null : registry;
     }
 
     private String groupId(KafkaEndpoint annotation, String where) {
