@@ -36,6 +36,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.SmartLifecycle;
@@ -351,12 +352,16 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         }
     }
 
-    /** The consumers' bootstrap, security, SSL and SASL settings, with short timeouts. */
+    /**
+     * The consumers' bootstrap, security, SSL and SASL settings, with short timeouts. Spring Boot's SSL
+     * bundle travels among them under {@link SslBundle}'s class name, not an admin setting: the engine
+     * factory that they name reads it from there.
+     */
     private Map<String, Object> adminConfigs() {
         Map<String, Object> adminConfigs = new HashMap<>();
         Set<String> adminNames = AdminClientConfig.configNames();
         consumerFactory.getConfigurationProperties().forEach((k, v) -> {
-            if (adminNames.contains(k)) {
+            if (adminNames.contains(k) || k.equals(SslBundle.class.getName())) {
                 adminConfigs.put(k, v);
             }
         });
