@@ -97,7 +97,7 @@ class KafkaRecordTraceTest {
                 "backplane.observations.enabled=true",
                 "backplane.components.traced.operation-limit=1")) {
             SimpleTracer tracer = node.bean(SimpleTracer.class);
-            await().atMost(TestBroker.patience()).until(() -> DONE.contains("h-first") && heldBack(node, "trace-held-0") >= 1);
+            await().atMost(TestBroker.patience()).until(() -> DONE.contains("h-first") && heldBack(node) >= 1);
             GATE.complete(null);
             await().atMost(TestBroker.patience()).until(() -> DONE.containsAll(sent.keySet()));
             assertThat(node.dispatcher("traced", "onRecord").throttle().pauses()).as("the component was full").isPositive();
@@ -144,10 +144,8 @@ class KafkaRecordTraceTest {
         return span.context();
     }
 
-    @SuppressWarnings("unchecked")
-    private static int heldBack(Node node, String partition) {
-        Map<String, Object> endpoint = (Map<String, Object>) node.registrar().describe().get("traced.onRecord");
-        Map<String, Object> view = (Map<String, Object>) ((Map<String, Object>) endpoint.get("partitions")).get(partition);
+    private static int heldBack(Node node) {
+        Map<String, Object> view = node.partitionView("traced.onRecord", "trace-held-0");
         return view == null ? 0 : (Integer) view.get("heldBack");
     }
 

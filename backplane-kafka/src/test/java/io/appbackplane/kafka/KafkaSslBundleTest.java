@@ -100,16 +100,10 @@ class KafkaSslBundleTest {
             RecordDispatcher dispatcher = node.dispatcher("secured", "onRecord");
             await().atMost(TestBroker.patience()).until(() -> DONE.contains("good-1"));
             await().atMost(TestBroker.patience()).until(() -> dispatcher.deadLettered.get() == 1);
-            await().atMost(TestBroker.patience()).untilAsserted(() -> assertThat(partitionView(node, "ssl-in-0"))
+            await().atMost(TestBroker.patience()).untilAsserted(() -> assertThat(node.partitionView("secured.onRecord", "ssl-in-0"))
                     .as("the offset the broker has committed, read by the view's admin client")
                     .containsEntry("committedOffset", 2L));
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> partitionView(Node node, String partition) {
-        Map<String, Object> endpoint = (Map<String, Object>) node.registrar().describe().get("secured.onRecord");
-        return (Map<String, Object>) ((Map<String, Object>) endpoint.get("partitions")).get(partition);
     }
 
     private static void keytool(String... arguments) throws Exception {
