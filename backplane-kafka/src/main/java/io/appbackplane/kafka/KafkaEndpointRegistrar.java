@@ -7,6 +7,7 @@ import io.appbackplane.ComponentState;
 import io.appbackplane.EndpointSpec;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.autoconfigure.BackplaneRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +36,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.SmartLifecycle;
@@ -198,15 +200,17 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         ActionEndpoint<PartitionFeed.Pending, Object> endpoint = component.endpoint(spec);
         ComponentThrottle throttle = throttles.computeIfAbsent(component, c -> new ComponentThrottle(c, properties.getResumeBelow()));
 
+        // The endpoint's own consumers: their commits carry its partitions' completed offsets (the
+        // post-processor is applied when the container creates them, at start, after the dispatcher exists).
+        DefaultKafkaConsumerFactory<Object, Object> endpointConsumers = bytesConsumerFactory(applicationConsumerFactory);
+        ConcurrentMessageListenerContainer<Object, Object> container = container(topics, endpointConsumers);
+        ContainerProperties containerProperties = container.getContainerProperties();
         List<Registration> holder = new ArrayList<>(1);
         RecordDispatcher dispatcher = new RecordDispatcher(componentName + "." + endpointName, endpoint, throttle, deadLetters,
-                properties.getRevokeTimeout(), keyExpression, deserializer, window(), tp -> listener.partitionAssigned(holder.get(0), tp));
-        // The endpoint's own consumers: their commits carry its partitions' completed offsets.
-        DefaultKafkaConsumerFactory<Object, Object> endpointConsumers = bytesConsumerFactory(applicationConsumerFactory);
+                properties.getRevokeTimeout(), keyExpression, deserializer, window(), tp -> listener.partitionAssigned(holder.get(0), tp),
+                recordObservations(containerProperties));
         endpointConsumers.addPostProcessor(new CommitMetadataConsumers(dispatcher));
-        ConcurrentMessageListenerContainer<Object, Object> container = container(topics, endpointConsumers);
         dispatcher.partitionsPausedBy(container);
-        ContainerProperties containerProperties = container.getContainerProperties();
         containerProperties.setGroupId(groupId);
         containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
         containerProperties.setMessageListener(dispatcher);
@@ -253,6 +257,22 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
             factory.setApplicationEventPublisher(applicationContext);
         }
         return factory.createContainer(topics.toArray(String[]::new));
+    }
+
+    /**
+     * Where the container's listener observation of each record is current while the dispatcher takes
+     * the record ({@code spring.kafka.listener.observation-enabled}): the container's registry, else
+     * the application's only one, as spring-kafka's container picks it; null when records are not observed.
+     */
+    private ObservationRegistry recordObservations(ContainerProperties containerProperties) {
+        if (!containerProperties.isObservationEnabled()) {
+            return null;
+        }
+        ObservationRegistry registry = containerProperties.getObservationRegistry();
+        if (registry.isNoop() && applicationContext != null) {
+            registry = applicationContext.getBeanProvider(ObservationRegistry.class).getIfUnique(() -> ObservationRegistry.NOOP);
+        }
+        return registry.isNoop() ? null : registry;
     }
 
     private String groupId(KafkaEndpoint annotation, String where) {
@@ -348,12 +368,16 @@ public final class KafkaEndpointRegistrar implements SmartInitializingSingleton,
         }
     }
 
-    /** The consumers' bootstrap, security, SSL and SASL settings, with short timeouts. */
+    /**
+     * The consumers' bootstrap, security, SSL and SASL settings, with short timeouts. Spring Boot's SSL
+     * bundle travels among them under {@link SslBundle}'s class name, not an admin setting: the engine
+     * factory that they name reads it from there.
+     */
     private Map<String, Object> adminConfigs() {
         Map<String, Object> adminConfigs = new HashMap<>();
         Set<String> adminNames = AdminClientConfig.configNames();
         consumerFactory.getConfigurationProperties().forEach((k, v) -> {
-            if (adminNames.contains(k)) {
+            if (adminNames.contains(k) || k.equals(SslBundle.class.getName())) {
                 adminConfigs.put(k, v);
             }
         });

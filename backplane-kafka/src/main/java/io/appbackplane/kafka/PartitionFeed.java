@@ -1,6 +1,7 @@
 package io.appbackplane.kafka;
 
 import io.appbackplane.BackplaneRejectedException;
+import io.micrometer.observation.Observation;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,9 +34,18 @@ final class PartitionFeed {
      *     ({@code @KafkaEndpoint(key)}); see {@link RecordDispatcher#objectKey}
      * @param progress the assignment it was received in; once that is closed the record does not start
      * @param entry its place in the progress window
+     * @param receivedIn the record's listener observation (spring-kafka's, carrying the trace of the
+     *     record's headers), current while its action is submitted; null when records are not observed
      */
     record Pending(ConsumerRecord<Object, Object> record, ConsumerRecord<?, ?> raw, Object key, PartitionProgress progress,
-            PartitionProgress.Entry entry) {}
+            PartitionProgress.Entry entry, Observation receivedIn) {
+
+        /** A record received outside any listener observation. */
+        Pending(ConsumerRecord<Object, Object> record, ConsumerRecord<?, ?> raw, Object key, PartitionProgress progress,
+                PartitionProgress.Entry entry) {
+            this(record, raw, key, progress, entry, null);
+        }
+    }
 
     /** Submits a record to the backplane; throws {@link BackplaneRejectedException} when it is not taken. */
     interface Submitter {

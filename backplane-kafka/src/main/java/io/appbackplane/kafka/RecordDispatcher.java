@@ -3,6 +3,8 @@ package io.appbackplane.kafka;
 import io.appbackplane.ActionEndpoint;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneShutdownException;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collection;
@@ -57,6 +59,8 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
     private final Map<TopicPartition, Boolean> seen = new ConcurrentHashMap<>();
     private final RecordDeserializer deserializer;
     private final RateLimitedLog deadLetterLog = new RateLimitedLog(LOG, Duration.ofSeconds(5));
+    /** Where the container's listener observation of the record being taken is current; null: records are not observed. */
+    private final ObservationRegistry recordObservations;
     /** Stops this endpoint's container (dead-letter policy STOP); set once the container exists. */
     private volatile Runnable stopContainer = () -> {};
     final AtomicLong completed = new AtomicLong();
@@ -88,10 +92,13 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
      * @param name {@code component.endpoint}, for logs and metrics
      * @param keyExpression reads each record's object key from its payload; null to use the record's key
      * @param firstSeen called once per partition, the first time this node is assigned it (registers meters)
+     * @param recordObservations the registry of the container's listener observations when it observes
+     *     records ({@code spring.kafka.listener.observation-enabled}); null when it does not
      */
     RecordDispatcher(String name, ActionEndpoint<PartitionFeed.Pending, Object> endpoint,
             ComponentThrottle throttle, DeadLetters deadLetters, Duration revokeTimeout, RecordKeyExpression keyExpression,
-            RecordDeserializer deserializer, Window window, Consumer<TopicPartition> firstSeen) {
+            RecordDeserializer deserializer, Window window, Consumer<TopicPartition> firstSeen, ObservationRegistry recordObservations) {
+        this.recordObservations = recordObservations;
         this.name = name;
         this.window = window;
         this.deserializer = deserializer;
@@ -172,7 +179,8 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
             }
             ConsumerRecord<Object, Object> record = result.record();
             Object key = keyExpression != null ? keyExpression.keyOf(record) : record.key();
-            pending = new PartitionFeed.Pending(record, raw, key, feed.progress, entry);
+            pending = new PartitionFeed.Pending(record, raw, key, feed.progress, entry,
+                    recordObservations == null ? null : recordObservations.getCurrentObservation());
         } catch (RuntimeException e) {
             String reason = e instanceof RecordKeyExpression.KeyNotReadableException ? e.getMessage()
                     : "reading it failed: " + e;
@@ -477,12 +485,21 @@ final class RecordDispatcher implements AcknowledgingConsumerAwareMessageListene
      */
     private void submit(PartitionFeed feed, PartitionFeed.Pending pending) {
         CompletableFuture<Object> done;
+        // The record's own listener observation is current while its action is queued, whichever
+        // thread submits it (a held-back record is submitted by the thread that drains the backlog,
+        // perhaps while a later record's observation is current there): the action's observations
+        // are its children, so the trace of the record's headers continues into the action.
+        Observation.Scope scope = pending.receivedIn() == null ? null : pending.receivedIn().openScope();
         try {
             done = endpoint.call(pending);
         } catch (BackplaneRejectedException e) {
             throw e;
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
+        } finally {
+            if (scope != null) {
+                scope.close();
+            }
         }
         done.whenComplete((result, failure) -> finished(feed, pending, failure));
         throttle.afterSubmit();

@@ -20,22 +20,24 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Spring Framework 7's test context cache pauses a cached context when the suite switches to
  * another configuration and restarts it when a later class needs it again. Three test classes
  * with configurations A, B, A in that order, in one JVM: the Kafka endpoints of A stop consuming
  * while B runs (their partitions handed over), and A's restarted context consumes and commits again
- * (its registrar starts afresh: containers and the resume sweeper).
+ * (its registrar starts afresh: containers and the resume sweeper). The nested classes inherit the
+ * connection to the test broker from this class; each names only its configuration.
  */
 @TestClassOrder(ClassOrderer.OrderAnnotation.class)
+@TestPropertySource(properties = {
+        "spring.kafka.bootstrap-servers=${backplane.test.kafka.bootstrap}",
+        "spring.kafka.consumer.auto-offset-reset=earliest",
+        "spring.kafka.consumer.properties.session.timeout.ms=6000",
+        "spring.kafka.consumer.properties.heartbeat.interval.ms=500",
+        "spring.kafka.consumer.fetch-max-wait=20ms"})
 class KafkaPausedTestContextTest {
-
-    static final String BOOTSTRAP = "spring.kafka.bootstrap-servers=${backplane.test.kafka.bootstrap}";
-    static final String EARLIEST = "spring.kafka.consumer.auto-offset-reset=earliest";
-    static final String SESSION = "spring.kafka.consumer.properties.session.timeout.ms=6000";
-    static final String HEARTBEAT = "spring.kafka.consumer.properties.heartbeat.interval.ms=500";
-    static final String FETCH = "spring.kafka.consumer.fetch-max-wait=20ms";
 
     static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
     static final AtomicReference<ConfigurableApplicationContext> FIRST_A = new AtomicReference<>();
@@ -47,7 +49,7 @@ class KafkaPausedTestContextTest {
 
     @AppComponent("alpha")
     static class Alpha {
-        @KafkaEndpoint(topics = "paused-a")
+        @KafkaEndpoint(topics = "paused-a", groupId = "paused-a")
         void onRecord(String value) {
             SEEN.add(value);
         }
@@ -55,7 +57,7 @@ class KafkaPausedTestContextTest {
 
     @AppComponent("beta")
     static class Beta {
-        @KafkaEndpoint(topics = "paused-b")
+        @KafkaEndpoint(topics = "paused-b", groupId = "paused-b")
         void onRecord(String value) {
             SEEN.add(value);
         }
@@ -77,8 +79,7 @@ class KafkaPausedTestContextTest {
 
     @Nested
     @Order(1)
-    @SpringBootTest(classes = ConfigA.class,
-            properties = {BOOTSTRAP, EARLIEST, SESSION, HEARTBEAT, FETCH, "backplane.kafka.group-id=paused-a"})
+    @SpringBootTest(classes = ConfigA.class)
     class FirstA {
         @Autowired
         ConfigurableApplicationContext context;
@@ -93,8 +94,7 @@ class KafkaPausedTestContextTest {
 
     @Nested
     @Order(2)
-    @SpringBootTest(classes = ConfigB.class,
-            properties = {BOOTSTRAP, EARLIEST, SESSION, HEARTBEAT, FETCH, "backplane.kafka.group-id=paused-b"})
+    @SpringBootTest(classes = ConfigB.class)
     class ThenB {
         @Test
         void consumesWhileAIsPaused() {
@@ -106,8 +106,7 @@ class KafkaPausedTestContextTest {
 
     @Nested
     @Order(3)
-    @SpringBootTest(classes = ConfigA.class,
-            properties = {BOOTSTRAP, EARLIEST, SESSION, HEARTBEAT, FETCH, "backplane.kafka.group-id=paused-a"})
+    @SpringBootTest(classes = ConfigA.class)
     class AgainA {
         @Autowired
         ConfigurableApplicationContext context;

@@ -12,15 +12,15 @@ import java.util.stream.Stream;
 /**
  * The TCP sockets this JVM listens on, read from Linux's {@code /proc}: the socket inodes among
  * {@code /proc/self/fd}, matched against the LISTEN entries of {@code /proc/net/tcp} and {@code
- * /proc/net/tcp6}.
+ * /proc/net/tcp6}. Public in the module's test jar: the sample application's tests use it too.
  */
-final class ListeningSockets {
+public final class ListeningSockets {
 
     /** A listening socket: its local address as {@code /proc} writes it (hex) and its port. */
-    record Listener(String family, String addressHex, int port) {
+    public record Listener(String family, String addressHex, int port) {
 
         /** 127.0.0.0/8, {@code ::1} or an IPv4-mapped 127.x address. */
-        boolean isLoopback() {
+        public boolean isLoopback() {
             if (family.equals("tcp")) {
                 // little-endian IPv4: the first octet is the last byte
                 return addressHex.endsWith("7F");
@@ -37,11 +37,12 @@ final class ListeningSockets {
 
     private ListeningSockets() {}
 
-    static boolean available() {
+    /** Whether {@code /proc} can tell (Linux). */
+    public static boolean available() {
         return Files.isDirectory(Path.of("/proc/self/fd")) && Files.isReadable(Path.of("/proc/net/tcp"));
     }
 
-    static List<Listener> ofThisProcess() throws IOException {
+    public static List<Listener> ofThisProcess() throws IOException {
         Set<String> inodes = new HashSet<>();
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : (Iterable<Path>) fds::iterator) {

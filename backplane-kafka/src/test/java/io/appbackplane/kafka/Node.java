@@ -2,6 +2,7 @@ package io.appbackplane.kafka;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -57,6 +58,13 @@ final class Node implements AutoCloseable {
         return registrar().registrations().stream()
                 .filter(r -> r.component().equals(component) && r.endpoint().equals(endpoint))
                 .findFirst().orElseThrow().dispatcher();
+    }
+
+    /** One partition's entry in the registrar's view of {@code component.endpoint}; null while it is not assigned here. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> partitionView(String endpoint, String partition) {
+        Map<String, Object> view = (Map<String, Object>) registrar().describe().get(endpoint);
+        return (Map<String, Object>) ((Map<String, Object>) view.get("partitions")).get(partition);
     }
 
     @Override

@@ -47,7 +47,12 @@ final class TestBroker {
 
     /** Creates topics of {@code partitions} partitions (and waits until they exist). */
     static void createTopics(int partitions, String... topics) {
-        try (Admin admin = admin()) {
+        createTopics(bootstrapServers(), partitions, topics);
+    }
+
+    /** Creates topics of {@code partitions} partitions on the broker at {@code bootstrapServers} (and waits until they exist). */
+    static void createTopics(String bootstrapServers, int partitions, String... topics) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             admin.createTopics(java.util.Arrays.stream(topics).map(t -> new NewTopic(t, partitions, (short) 1)).toList())
                     .all().get(30, TimeUnit.SECONDS);
             // a new partition's leader is elected just after creation: a producer that arrives first
