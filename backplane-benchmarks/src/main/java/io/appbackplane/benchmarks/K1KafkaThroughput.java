@@ -1,6 +1,7 @@
 package io.appbackplane.benchmarks;
 
 import io.appbackplane.kafka.KafkaEndpoint;
+import io.appbackplane.kafka.LoopbackKafkaBroker;
 import io.appbackplane.spring.annotation.AppComponent;
 import io.confluent.parallelconsumer.ParallelConsumerOptions;
 import io.confluent.parallelconsumer.ParallelStreamProcessor;
@@ -43,7 +44,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * K1, Kafka records per second end to end (docs/scale-out.md, docs/benchmarks.md K1): each operation is one record
@@ -86,7 +86,7 @@ public class K1KafkaThroughput {
     @Param({"5us", "1ms-async"})
     public String work;
 
-    private EmbeddedKafkaKraftBroker broker;
+    private LoopbackKafkaBroker broker;
     private KafkaProducer<String, String> producer;
     private ConfigurableApplicationContext context;
     private ParallelStreamProcessor<String, String> parallelConsumer;
@@ -131,10 +131,8 @@ public class K1KafkaThroughput {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         task = work;
-        broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS);
-        broker.brokerProperties(Map.of("group.initial.rebalance.delay.ms", "0", "offsets.topic.num.partitions", "5"));
-        broker.afterPropertiesSet();
-        String servers = broker.getBrokersAsString();
+        broker = LoopbackKafkaBroker.start(Map.of("group.initial.rebalance.delay.ms", "0", "offsets.topic.num.partitions", "5"));
+        String servers = broker.bootstrapServers();
         topic = "k1-" + consumer + "-" + work;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
             admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1), new NewTopic(topic + "-dlt", 1, (short) 1)))
@@ -196,7 +194,7 @@ public class K1KafkaThroughput {
             producer.close();
         }
         if (broker != null) {
-            broker.destroy();
+            broker.close();
         }
     }
 }
