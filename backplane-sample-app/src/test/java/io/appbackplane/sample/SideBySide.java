@@ -48,6 +48,9 @@ public final class SideBySide {
                 duration(options, "every", "2s"), Double.parseDouble(options.getOrDefault("quota", "1")),
                 List.of(options.getOrDefault("modes", String.join(",", SideBySideRun.MODES)).split(",")));
         String note = options.getOrDefault("note", "");
+        if (results.isEmpty()) {
+            throw new IllegalStateException("no run could be measured: nothing written");
+        }
         write(results, out, note);
         if (!options.getOrDefault("doc", "").isBlank()) {
             updateDoc(Path.of(options.get("doc")), table(results, note));
@@ -68,7 +71,7 @@ public final class SideBySide {
         }
         List<Result> results = new ArrayList<>();
         for (String mode : runnable) {
-            results.add(report(new SideBySideRun(mode, 0, warmup, load, every).measure(null)));
+            report(new SideBySideRun(mode, 0, warmup, load, every), null, results);
         }
         if (quotaCores <= 0) {
             return results;
@@ -82,15 +85,21 @@ public final class SideBySide {
                 return results;
             }
             try (cgroup) {
-                results.add(report(new SideBySideRun(mode, quotaCores, warmup, load, every).measure(cgroup)));
+                report(new SideBySideRun(mode, quotaCores, warmup, load, every), cgroup, results);
             }
         }
         return results;
     }
 
-    private static Result report(Result result) {
-        System.out.println("side-by-side: " + result);
-        return result;
+    private static void report(SideBySideRun run, CpuCgroup cgroup, List<Result> results) {
+        try {
+            Result result = run.measure(cgroup);
+            System.out.println("side-by-side: " + result);
+            results.add(result);
+        } catch (Exception | AssertionError failed) {
+            // One run that could not be measured (a machine too busy to answer in time) leaves the others standing.
+            System.out.println("side-by-side: " + run.mode() + " with quota " + run.quotaCores() + " left out: it failed: " + failed);
+        }
     }
 
     /** Writes {@code side-by-side.svg} and {@code side-by-side.md} into {@code out}. */
