@@ -20,7 +20,7 @@ class SideBySideIT {
 
     @Test
     void bothModesUnderTheSameLoad_giveOneChartAndOneTableWithEachModesNumbers(@TempDir Path out) throws Exception {
-        List<Result> results = SideBySide.run(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(1), 0,
+        List<Result> results = SideBySide.run(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(1), 0,
                 List.of("backplane", "baseline"));
         results.forEach(r -> System.out.println("SideBySideIT: " + r));
 

@@ -84,6 +84,8 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
             int port = Integer.parseInt(measured.await("started on port (?!" + measuredActuator + "\\b)(\\d+)", START).group(1));
             measured.await("Started OrderDeskApplication", START); // both servers up: the load may begin
             firstOrder(new Http(port));
+            Http measuredMeters = new Http(port, measuredActuator);
+            cpuSeconds(measuredMeters); // the first read of Actuator loads its classes: not while the load is timed
             int loadActuator = freePort();
             String window = (2 * every.toMillis()) + "ms";
             try (SampleProcess loader = SampleProcess.start(List.of("--sample.load.target=http://127.0.0.1:" + port,
@@ -93,7 +95,7 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                     "--management.metrics.distribution.buffer-length.sample.urgent.latency=2"))) {
                 loader.await("warm-up done; bulk re-pricing .* started", START.plus(warmup));
                 long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
-                Readings readings = new Readings(new Http(port, measuredActuator), new Http(-1, loadActuator), load, every);
+                Readings readings = new Readings(measuredMeters, new Http(-1, loadActuator), load, every);
                 System.out.println("side-by-side: " + mode + " loaded, quota " + (cgroup == null ? "none" : quotaCores + " cores")
                         + "; reading the meters every " + every.toMillis() + " ms");
                 ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
