@@ -116,7 +116,7 @@ public final class SideBySide {
     static String table(List<Result> results, String note) {
         Result first = results.get(0);
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "%sMeasured %s on a machine with %d cores (load average %s at the start), Java %s:"
+        md.append(String.format(Locale.ROOT, "%sMeasured %s on a machine with %d cores (load average %s at the end), Java %s:"
                         + " %ds of recorded load per run after a %ds warm-up, the load from a separate process.%n%n",
                 note.isBlank() ? "" : "**" + note.strip() + "** ", Instant.now().truncatedTo(ChronoUnit.MINUTES),
                 Runtime.getRuntime().availableProcessors(), loadAverage(), Runtime.version().feature(),
