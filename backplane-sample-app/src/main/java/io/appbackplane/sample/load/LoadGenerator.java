@@ -4,7 +4,7 @@ import io.appbackplane.sample.SampleProperties;
 import io.appbackplane.sample.pricing.PricingRun;
 import io.appbackplane.sample.pricing.PricingRuns;
 import io.appbackplane.sample.warehouse.Item;
-import io.appbackplane.sample.warehouse.Warehouse;
+import io.appbackplane.sample.warehouse.WarehouseService;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -75,7 +75,7 @@ public class LoadGenerator implements DisposableBean {
     private volatile long endsAtNanos;
     private volatile boolean recording;
 
-    public LoadGenerator(SampleProperties properties, PricingRuns pricingRuns, Warehouse warehouse, LoadStats stats,
+    public LoadGenerator(SampleProperties properties, PricingRuns pricingRuns, WarehouseService warehouse, LoadStats stats,
             Environment environment) {
         this.settings = properties.getLoad();
         this.pricingRuns = pricingRuns;

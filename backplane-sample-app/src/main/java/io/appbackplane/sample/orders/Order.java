@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One order's mutable state. Confined to the backplane object for the order id: only actions on
- * that object read or change it, one at a time, so it needs no locking.
+ * One order's mutable state. Its steps run one at a time: on the backplane object for the order id
+ * (the backplane mode), or on the one thread that runs the whole order (the baseline mode). Its
+ * methods are synchronized because in the baseline mode a status read comes from another thread;
+ * on the backplane the lock is never contended.
  */
 final class Order {
 
@@ -39,20 +41,20 @@ final class Order {
         return amountCents;
     }
 
-    OrderState state() {
+    synchronized OrderState state() {
         return history.isEmpty() ? null : history.get(history.size() - 1);
     }
 
-    void enter(OrderState next) {
+    synchronized void enter(OrderState next) {
         history.add(next);
     }
 
-    void fail(String why) {
+    synchronized void fail(String why) {
         reason = why;
         history.add(OrderState.FAILED);
     }
 
-    OrderView view() {
+    synchronized OrderView view() {
         return new OrderView(id, item, quantity, amountCents, state(), history, reason);
     }
 }

@@ -29,8 +29,9 @@ import org.springframework.web.server.ResponseStatusException;
  * or FAILED), or with {@code ?wait=false} 202 as soon as it is PLACED; {@code GET /orders/{id}}
  * answers the order once its queued steps have run. No servlet thread waits: every answer is a
  * {@code CompletableFuture}. A full backplane answers 503 with {@code Retry-After} (the starter
- * maps the rejection). Input it does not accept answers 400 with a ProblemDetail naming the field
- * and what it allows ({@link InvalidInputException}).
+ * maps the rejection). The work runs on the mode's {@link OrderDesk}: the backplane, or plain
+ * Spring in the {@code baseline} profiles. Input it does not accept answers 400 with a
+ * ProblemDetail naming the field and what it allows ({@link InvalidInputException}).
  */
 @RestController
 @RequestMapping("/orders")
@@ -43,9 +44,11 @@ class OrderController {
     static final String WAIT_ALLOWED = "true or false";
     private static final Pattern ORDER_ID = Pattern.compile("order-[0-9]{1,19}");
 
-    private final Orders orders;
+    private final OrderDesk desk;
+    private final OrderBook orders;
 
-    OrderController(Orders orders) {
+    OrderController(OrderDesk desk, OrderBook orders) {
+        this.desk = desk;
         this.orders = orders;
     }
 
@@ -64,7 +67,7 @@ class OrderController {
         int quantity = quantity(request.quantity());
         CompletableFuture<OrderView> placed = new CompletableFuture<>();
         CompletableFuture<OrderView> finished =
-                orders.place(orders.newOrderId(), orders.item(request.item()), quantity, placed, null);
+                desk.place(orders.newOrderId(), orders.item(request.item()), quantity, placed);
         finished.whenComplete((view, failure) -> {
             if (failure != null) {
                 placed.completeExceptionally(failure); // failed before it was even placed (e.g. shutting down)
@@ -81,7 +84,7 @@ class OrderController {
         if (!ORDER_ID.matcher(id).matches()) {
             throw InvalidInputException.value("id", ID_ALLOWED, id);
         }
-        return orders.status(id).thenApply(found -> found.orElseThrow(
+        return desk.status(id).thenApply(found -> found.orElseThrow(
                 () -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no order " + Echo.quoted(id))));
     }
 

@@ -3,7 +3,7 @@ package io.appbackplane.sample.orders;
 import io.appbackplane.ActionContext;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.ReplyTimeoutException;
-import io.appbackplane.sample.SampleProperties;
+import io.appbackplane.sample.baseline.Baseline;
 import io.appbackplane.sample.payments.Payments;
 import io.appbackplane.sample.payments.Receipt;
 import io.appbackplane.sample.warehouse.Item;
@@ -13,17 +13,11 @@ import io.appbackplane.spring.annotation.AppComponent;
 import io.appbackplane.spring.annotation.Endpoint;
 import io.appbackplane.spring.annotation.ObjectKey;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Profile;
 
 /**
  * Orders: one state machine per order, on the backplane object for the order id. Placing an order
@@ -37,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * ActionContext#awaitReply(java.util.concurrent.CompletionStage, Duration, io.appbackplane.ReplyHandler)}).
  */
 @AppComponent(value = "orders", dependsOn = {"warehouse", "payments"})
+@Profile(Baseline.NOT_BASELINE)
 public class Orders {
 
     /** Placing an order: the most urgent work of the desk. */
@@ -46,37 +41,28 @@ public class Orders {
 
     private final Warehouse warehouse;
     private final Payments payments;
+    private final OrderBook book;
     private final Duration replyTimeout;
-    private final int retained;
-    private final AtomicLong ids = new AtomicLong();
-    private final Map<String, Order> orders = new ConcurrentHashMap<>();
-    private final Queue<String> oldestFirst = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger kept = new AtomicInteger();
 
-    public Orders(Warehouse warehouse, Payments payments, SampleProperties properties) {
+    public Orders(Warehouse warehouse, Payments payments, OrderBook book) {
         this.warehouse = warehouse;
         this.payments = payments;
-        this.replyTimeout = properties.getOrders().getReplyTimeout();
-        this.retained = properties.getOrders().getRetained();
+        this.book = book;
+        this.replyTimeout = book.replyTimeout();
     }
 
     /**
-     * The catalogue item for {@code sku}.
+     * The catalogue item for {@code sku} (plain method: runs in the caller's thread).
      *
      * @throws UnknownItemException if {@code sku} is not in the catalogue
      */
     public Item item(String sku) {
-        return warehouse.item(sku).orElseThrow(() -> new UnknownItemException(sku, warehouse.itemsAllowed()));
+        return book.item(sku);
     }
 
-    /** The SKUs an order may name, for error messages (plain method: runs in the caller's thread). */
-    public String itemsAllowed() {
-        return warehouse.itemsAllowed();
-    }
-
-    /** A new, unique order id, the key of the order's object. */
+    /** A new, unique order id, the key of the order's object (plain method). */
     public String newOrderId() {
-        return "order-" + ids.incrementAndGet();
+        return book.newOrderId();
     }
 
     /**
@@ -90,9 +76,7 @@ public class Orders {
     @Endpoint(priority = PLACE_PRIORITY)
     public CompletableFuture<OrderView> place(@ObjectKey String orderId, Item item, int quantity,
             CompletableFuture<OrderView> placed, ActionContext context) {
-        Order order = new Order(orderId, item.sku(), quantity, item.priceCents() * quantity);
-        remember(order);
-        order.enter(OrderState.PLACED);
+        Order order = book.open(orderId, item, quantity);
         placed.complete(order.view());
         CompletableFuture<Reservation> reservation;
         try {
@@ -108,15 +92,14 @@ public class Orders {
     /** The order as it is once every step queued before this call has run; empty if unknown. */
     @Endpoint(priority = 1)
     public CompletableFuture<Optional<OrderView>> status(@ObjectKey String orderId) {
-        Order order = orders.get(orderId);
-        return CompletableFuture.completedFuture(order == null ? Optional.empty() : Optional.of(order.view()));
+        return CompletableFuture.completedFuture(book.find(orderId).map(Order::view));
     }
 
     // ---- the rest of the state machine; every method below runs on the order's object ----
 
     private OrderView reserved(ActionContext context, Order order, Throwable failure) {
         if (failure != null) {
-            order.fail(why("warehouse", failure));
+            order.fail(book.why("warehouse", failure));
             if (failure instanceof ReplyTimeoutException) {
                 releaseQuietly(order); // it may still reserve after the timeout
             }
@@ -136,7 +119,7 @@ public class Orders {
 
     private OrderView paid(Order order, Throwable failure) {
         if (failure != null) {
-            order.fail(why("payments", failure));
+            order.fail(book.why("payments", failure));
             releaseQuietly(order);
             return order.view();
         }
@@ -155,26 +138,6 @@ public class Orders {
             warehouse.release(order.id()); // after the reservation: same key, same object, in order
         } catch (BackplaneRejectedException busy) {
             log.warn("order {}: warehouse too busy to release its stock ({})", order.id(), busy.getMessage());
-        }
-    }
-
-    private String why(String service, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof ReplyTimeoutException) {
-            return service + " did not answer within " + replyTimeout.toMillis() + " ms";
-        }
-        return cause.getMessage();
-    }
-
-    private void remember(Order order) {
-        orders.put(order.id(), order);
-        oldestFirst.add(order.id());
-        if (kept.incrementAndGet() > retained) {
-            String oldest = oldestFirst.poll();
-            if (oldest != null) {
-                orders.remove(oldest);
-                kept.decrementAndGet();
-            }
         }
     }
 }

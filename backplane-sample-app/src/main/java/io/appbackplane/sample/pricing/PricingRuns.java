@@ -3,7 +3,7 @@ package io.appbackplane.sample.pricing;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.sample.SampleProperties;
 import io.appbackplane.sample.warehouse.Item;
-import io.appbackplane.sample.warehouse.Warehouse;
+import io.appbackplane.sample.warehouse.WarehouseService;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -24,7 +24,8 @@ import org.springframework.stereotype.Service;
 /**
  * Drives bulk re-pricing runs with bounded in-flight work: a run keeps at most its window of
  * re-pricings outstanding; when the backplane rejects one (pricing at its operation limit), the
- * run backs off for a moment and retries — back pressure instead of an unbounded queue.
+ * run backs off for a moment and retries — back pressure instead of an unbounded queue. The
+ * re-pricings go to the mode's {@link Repricer} (the backplane, or the baseline's executor).
  *
  * <p>Submission happens only on one driver thread; a completion just schedules the driver.
  */
@@ -34,7 +35,7 @@ public class PricingRuns implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(PricingRuns.class);
     private static final int KEPT_RUNS = 100;
 
-    private final Pricing pricing;
+    private final Repricer pricing;
     private final List<Item> catalogue;
     private final long backoffNanos;
     private final int defaultInFlight;
@@ -51,7 +52,7 @@ public class PricingRuns implements DisposableBean {
         return thread;
     });
 
-    public PricingRuns(Pricing pricing, Warehouse warehouse, SampleProperties properties) {
+    public PricingRuns(Repricer pricing, WarehouseService warehouse, SampleProperties properties) {
         this.pricing = pricing;
         this.catalogue = warehouse.catalogue();
         this.backoffNanos = properties.getPricing().getBackoff().toNanos();

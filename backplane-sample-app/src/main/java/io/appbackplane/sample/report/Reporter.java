@@ -5,6 +5,7 @@ import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentStatistics;
 import io.appbackplane.sample.SampleProperties;
+import io.appbackplane.sample.baseline.Baseline;
 import io.appbackplane.sample.load.LoadGenerator;
 import io.appbackplane.sample.load.LoadStats;
 import io.appbackplane.sample.orders.Orders;
@@ -17,6 +18,7 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Profile;
 
 /**
  * Logs one summary line every {@code sample.report.interval} (a timer action on the backplane, like
@@ -27,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * /actuator/backplane} show too.
  */
 @AppComponent(value = "reporter", dependsOn = {"orders", "pricing"})
+@Profile(Baseline.NOT_BASELINE)
 public class Reporter {
 
     private static final Logger log = LoggerFactory.getLogger(Reporter.class);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -12,6 +13,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Service;
 
@@ -26,6 +29,7 @@ import org.springframework.stereotype.Service;
 public class WarehouseService implements DisposableBean {
 
     private final List<Item> catalogue;
+    private final Map<String, Item> items;
     private final Map<String, Integer> stock = new ConcurrentHashMap<>();
     private final Map<String, Reservation> held = new ConcurrentHashMap<>();
     private final AtomicLong reservationIds = new AtomicLong();
@@ -45,12 +49,24 @@ public class WarehouseService implements DisposableBean {
             stock.put(sku, properties.getWarehouse().getInitialStock());
         }
         this.catalogue = List.copyOf(items);
+        this.items = catalogue.stream().collect(Collectors.toUnmodifiableMap(Item::sku, Function.identity()));
         this.delay = properties.getWarehouse().getDelay();
     }
 
     /** Every SKU with its list price (a fixed list, read once at start-up by the component). */
     public List<Item> catalogue() {
         return catalogue;
+    }
+
+    /** The catalogue entry for {@code sku}. */
+    public Optional<Item> item(String sku) {
+        return Optional.ofNullable(items.get(sku));
+    }
+
+    /** The SKUs an order may name, for error messages: "a catalogue SKU, sku-0001..sku-1000". */
+    public String itemsAllowed() {
+        return catalogue.isEmpty() ? "a catalogue SKU (the catalogue is empty)"
+                : "a catalogue SKU, " + catalogue.get(0).sku() + ".." + catalogue.get(catalogue.size() - 1).sku();
     }
 
     /** Reserves {@code quantity} units for {@code orderId}; answers after the delay, or fails with {@link OutOfStockException}. */

@@ -1,0 +1,288 @@
+package io.appbackplane.sample;
+
+import io.appbackplane.spring.CpuCgroup;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One measured run of the side-by-side comparison (docs/why.md): the sample jar in one mode with the
+ * {@code quiet} profile, in a CPU cgroup with a quota or in none, loaded for {@code warmup + load}
+ * by a second sample process outside the cgroup ({@code --sample.load.target}). While the load is
+ * recorded it reads, every {@code every}, the sample's own meters over Actuator on 127.0.0.1: the
+ * measured instance's {@code process.cpu.time} and {@code sample.pricing.repriced}, and the load
+ * process's urgent latency percentiles ({@code sample.urgent.latency.percentile}, over a window of
+ * two intervals). The whole run's urgent percentiles are the load process's final report. In a
+ * quota the backplane mode runs with {@code cpu-limit: auto}, as an operator would configure it in
+ * a container; without one, with the sample's own {@code 1500m}.
+ *
+ * @param mode {@code backplane}, {@code baseline} or {@code baseline-virtual}
+ * @param quotaCores the cgroup's quota in cores, or 0 for no cgroup
+ * @param warmup the load's warm-up (urgent orders only, not recorded), which lets the JIT compiler settle
+ * @param load the recorded load: urgent orders and the bulk re-pricing flood
+ * @param every how often the meters are read
+ */
+record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration load, Duration every) {
+
+    static final List<String> MODES = List.of("backplane", "baseline", "baseline-virtual");
+    private static final Duration START = Duration.ofMinutes(3); // generous: a shared machine starts a JVM slowly
+    private static final String URGENT_PERCENTILE = "/actuator/metrics/sample.urgent.latency.percentile?tag=phi:";
+
+    SideBySideRun {
+        if (!MODES.contains(mode)) {
+            throw new IllegalArgumentException("mode '" + mode + "' is not one of " + MODES);
+        }
+    }
+
+    /** One reading of the meters: the seconds since the load's warm-up ended, and the values over the last interval. */
+    record Sample(double seconds, double urgentP50Ms, double urgentP99Ms, double bulkPerSecond, double cpuCores) {}
+
+    /**
+     * What a run measured.
+     *
+     * @param urgentNotOk urgent requests answered 503 or failed
+     * @param bulkPerSecond re-pricings per second over the recorded load
+     * @param cpuCores the measured process's CPU time per second over the recorded load
+     * @param periods enforcement periods the kernel counted meanwhile (0 without a cgroup)
+     * @param throttled of those, periods in which it throttled the process
+     */
+    record Result(SideBySideRun run, List<Sample> samples, double urgentP50Ms, double urgentP99Ms, double urgentMaxMs,
+            long urgentAnswered, long urgentNotOk, double bulkPerSecond, double cpuCores, long periods, long throttled) {
+
+        String quota() {
+            return run.quotaCores == 0 ? "none" : String.format(Locale.ROOT, "%.0f core", run.quotaCores);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%s, quota %s: urgent p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d not ok);"
+                            + " bulk %.0f/s; cpu %.2f cores; kernel throttled %d of %d periods",
+                    run.mode, quota(), urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, urgentNotOk, bulkPerSecond, cpuCores,
+                    throttled, periods);
+        }
+    }
+
+    /** Runs the measured instance (in {@code cgroup} if not null) and its load; returns what the meters said. */
+    Result measure(CpuCgroup cgroup) throws Exception {
+        int measuredActuator = freePort();
+        List<String> args = new ArrayList<>(List.of("--spring.profiles.active=quiet" + (mode.equals("backplane") ? "" : "," + mode),
+                "--server.address=127.0.0.1", "--server.port=0", "--management.server.port=" + measuredActuator));
+        if (quotaCores > 0 && mode.equals("backplane")) {
+            args.add("--backplane.instances.default.cpu-limit=auto"); // as configured in a container with a quota
+        }
+        try (SampleProcess measured = SampleProcess.start(cgroup == null ? List.of() : cgroup.launchPrefix(), args)) {
+            int port = Integer.parseInt(measured.await("started on port (?!" + measuredActuator + "\\b)(\\d+)", START).group(1));
+            measured.await("Started OrderDeskApplication", START); // both servers up: the load may begin
+            firstOrder(new Http(port));
+            Http measuredMeters = new Http(port, measuredActuator);
+            cpuSeconds(measuredMeters); // the first read of Actuator loads its classes: not while the load is timed
+            int loadActuator = freePort();
+            String window = (2 * every.toMillis()) + "ms";
+            try (SampleProcess loader = SampleProcess.start(List.of("--sample.load.target=http://127.0.0.1:" + port,
+                    "--sample.load.duration=" + warmup.plus(load).toMillis() + "ms", "--sample.load.warmup=" + warmup.toMillis() + "ms",
+                    "--spring.main.web-application-type=servlet", "--server.port=-1", "--management.server.port=" + loadActuator,
+                    "--management.metrics.distribution.expiry.sample.urgent.latency=" + window,
+                    "--management.metrics.distribution.buffer-length.sample.urgent.latency=2"))) {
+                loader.await("warm-up done; bulk re-pricing .* started", START.plus(warmup));
+                long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
+                Readings readings = new Readings(measuredMeters, new Http(-1, loadActuator), load, every);
+                System.out.println("side-by-side: " + mode + " loaded, quota " + (cgroup == null ? "none" : quotaCores + " cores")
+                        + "; reading the meters every " + every.toMillis() + " ms");
+                ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
+                try {
+                    pacer.scheduleAtFixedRate(readings::read, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
+                    Matcher finished = loader.await("load: finished after \\d+s: (\\d+) urgent orders answered, p50=([\\d.]+)ms"
+                            + " p99=([\\d.]+)ms max=([\\d.]+)ms, (\\d+) answered 503, (\\d+) failed", load.plus(START));
+                    long[] after = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
+                    pacer.shutdown();
+                    if (!pacer.awaitTermination(Http.TIMEOUT.toSeconds() * 3, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("a reading of the meters did not end");
+                    }
+                    readings.rethrow();
+                    return new Result(this, readings.samples(), Double.parseDouble(finished.group(2)),
+                            Double.parseDouble(finished.group(3)), Double.parseDouble(finished.group(4)),
+                            Long.parseLong(finished.group(1)), Long.parseLong(finished.group(5)) + Long.parseLong(finished.group(6)),
+                            readings.bulkPerSecond(), readings.cpuCores(), after[0] - before[0], after[1] - before[1]);
+                } finally {
+                    pacer.shutdownNow();
+                }
+            }
+        }
+    }
+
+    /**
+     * Places one order, retrying while requests time out: the first request of a JVM loads and
+     * compiles the whole request path, which on a busy machine takes longer than the load's request
+     * timeout. Then every mode starts its load with the path loaded.
+     */
+    private static void firstOrder(Http app) {
+        long deadline = System.nanoTime() + START.toNanos();
+        while (true) {
+            try {
+                HttpResponse<String> placed = app.post("/orders", Http.order("sku-0001", 1));
+                if (placed.statusCode() != 200) {
+                    throw new IllegalStateException("the first order answered " + placed.statusCode() + ": " + placed.body());
+                }
+                return;
+            } catch (IllegalStateException | UncheckedIOException timedOut) {
+                String why = String.valueOf(timedOut.getMessage());
+                if (System.nanoTime() > deadline || !(why.contains("timed out") || why.contains("no answer"))) {
+                    throw timedOut;
+                }
+            }
+        }
+    }
+
+    /**
+     * The meters read every interval of the recorded load, on the pacer's one thread; {@link
+     * #samples()} and the totals are read after it terminated (its termination is the
+     * happens-before edge).
+     */
+    private static final class Readings {
+
+        private final Http measured;
+        private final Http loader;
+        private final long startNanos;
+        private final long endNanos;
+        private final long everyNanos;
+        private final double startCpu;
+        private final double startBulk;
+        private final List<Sample> samples = new ArrayList<>();
+        private long lastNanos;
+        private double lastCpu;
+        private double lastBulk;
+        private int skipped;
+        private int missed;
+        private RuntimeException lastMiss;
+        private Throwable failure;
+
+        /** Takes the first reading: the recorded load is counted from its end. */
+        Readings(Http measured, Http loader, Duration load, Duration every) {
+            this.measured = measured;
+            this.loader = loader;
+            this.startCpu = lastCpu = cpuSeconds(measured);
+            this.startBulk = lastBulk = repriced(measured);
+            this.startNanos = lastNanos = System.nanoTime();
+            this.endNanos = startNanos + load.toNanos();
+            this.everyNanos = every.toNanos();
+        }
+
+        void read() {
+            long now = System.nanoTime();
+            if (failure != null || now > endNanos - everyNanos / 4) {
+                skipped++;
+                return; // the recorded load is (about to be) over: the bulk run is cancelled, the load process exits
+            }
+            try {
+                double cpu = cpuSeconds(measured);
+                double bulk = repriced(measured);
+                double seconds = (now - lastNanos) / 1e9;
+                samples.add(new Sample((now - startNanos) / 1e9, urgentMs(loader, "0.5"), urgentMs(loader, "0.99"),
+                        (bulk - lastBulk) / seconds, (cpu - lastCpu) / seconds));
+                lastNanos = now;
+                lastCpu = cpu;
+                lastBulk = bulk;
+            } catch (RuntimeException e) {
+                // A reading lost (a busy machine, a stale pooled connection): the next one covers the
+                // interval since the last good one.
+                missed++;
+                lastMiss = e;
+            } catch (Error e) {
+                failure = e; // a periodic task that throws is cancelled silently: keep it for rethrow()
+            }
+        }
+
+        void rethrow() {
+            if (failure != null) {
+                throw new IllegalStateException("reading the meters failed: " + failure, failure);
+            }
+            if (samples.isEmpty()) {
+                throw new IllegalStateException("the load ended before the first reading of the meters (" + skipped
+                        + " readings came too late, " + missed + " failed: is the machine too busy for a reading every "
+                        + everyNanos / 1_000_000 + " ms?)", lastMiss);
+            }
+            if (missed > 0) {
+                System.out.println("side-by-side: " + missed + " of " + (missed + samples.size()) + " readings of the meters failed"
+                        + " and were left out; the last: " + lastMiss);
+            }
+        }
+
+        List<Sample> samples() {
+            return List.copyOf(samples);
+        }
+
+        double bulkPerSecond() {
+            return (lastBulk - startBulk) / ((lastNanos - startNanos) / 1e9);
+        }
+
+        double cpuCores() {
+            return (lastCpu - startCpu) / ((lastNanos - startNanos) / 1e9);
+        }
+    }
+
+    /** The measured process's CPU time so far, in seconds ({@code process.cpu.time}). */
+    private static double cpuSeconds(Http meters) {
+        JsonNode meter = meter(meters, "process.cpu.time");
+        return value(meter) / perSecond(meter);
+    }
+
+    /** Re-pricings completed so far. */
+    private static double repriced(Http meters) {
+        return value(meter(meters, "sample.pricing.repriced"));
+    }
+
+    /** An urgent latency percentile over the recent window, in ms; NaN while the window has no request. */
+    private static double urgentMs(Http meters, String phi) {
+        JsonNode meter = meter(meters, "sample.urgent.latency.percentile?tag=phi:" + phi);
+        double ms = value(meter) * 1000 / perSecond(meter);
+        return ms > 0 ? ms : Double.NaN;
+    }
+
+    private static JsonNode meter(Http meters, String nameAndQuery) {
+        HttpResponse<String> response = meters.get("/actuator/metrics/" + nameAndQuery);
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("/actuator/metrics/" + nameAndQuery + " answered " + response.statusCode() + ": "
+                    + response.body());
+        }
+        return Http.json(response);
+    }
+
+    private static double value(JsonNode meter) {
+        JsonNode measurements = meter.get("measurements");
+        if (measurements == null || measurements.isEmpty()) {
+            throw new IllegalStateException(meter.get("name") + " has no measurement: " + meter);
+        }
+        return measurements.get(0).get("value").asDouble();
+    }
+
+    /** How many of the meter's base unit make a second. */
+    private static double perSecond(JsonNode meter) {
+        JsonNode unit = meter.get("baseUnit");
+        return switch (unit == null ? "" : unit.asString()) {
+            case "ns", "nanoseconds" -> 1e9;
+            case "ms", "milliseconds" -> 1e3;
+            case "s", "seconds" -> 1;
+            default -> throw new IllegalStateException(meter.get("name") + " has base unit " + unit + "; expected a time unit");
+        };
+    }
+
+    /** A port free on 127.0.0.1 now (the process started next binds it). */
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
