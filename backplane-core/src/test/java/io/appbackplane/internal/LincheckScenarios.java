@@ -7,11 +7,11 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * The scenario shape shared by the Lincheck tests: 2 threads of 3 operations, 2 before and 1 after,
  * {@code 10 × scale} scenarios; only the invocations per scenario differ per structure.
  */
-final class LincheckScenarios {
+public final class LincheckScenarios {
 
     private LincheckScenarios() {}
 
-    static StressOptions stress(int scale, int invocationsPerScenario) {
+    public static StressOptions stress(int scale, int invocationsPerScenario) {
         return new StressOptions()
                 .iterations(10 * scale)
                 .invocationsPerIteration(invocationsPerScenario)
@@ -21,7 +21,7 @@ final class LincheckScenarios {
                 .actorsAfter(1);
     }
 
-    static ModelCheckingOptions modelChecking(int scale, int invocationsPerScenario) {
+    public static ModelCheckingOptions modelChecking(int scale, int invocationsPerScenario) {
         return new ModelCheckingOptions()
                 .iterations(10 * scale)
                 .invocationsPerIteration(invocationsPerScenario)
