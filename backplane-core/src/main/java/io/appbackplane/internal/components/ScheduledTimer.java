@@ -5,6 +5,7 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.TimerHandle;
 import io.appbackplane.internal.base.SafeText;
 import io.appbackplane.internal.base.TimerService;
+import io.appbackplane.internal.objects.Request;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -15,7 +16,7 @@ import java.util.function.Supplier;
  * fixed-rate firing due while the previous one has not finished is skipped and counted; a
  * fixed-delay timer schedules its next firing only when the previous one has finished.
  */
-public final class ScheduledTimer implements TimerHandle {
+public final class ScheduledTimer implements TimerHandle, Request.Firing {
 
     enum Mode {
         ONCE,
@@ -118,6 +119,7 @@ public final class ScheduledTimer implements TimerHandle {
     }
 
     /** Called when a firing's request finishes (on a worker, or by shutdown). */
+    @Override
     public void firingFinished() {
         outstanding = false;
         if (mode == Mode.ONCE) {

@@ -5,7 +5,6 @@ import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.FutureCompletions;
 import io.appbackplane.internal.base.SafeText;
 import io.appbackplane.internal.components.DefaultComponent;
-import io.appbackplane.internal.components.ScheduledTimer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -37,12 +36,22 @@ public final class Request {
     /** The submitter's future, or null for fire-and-forget ({@code execute}, timer firings). */
     public final CompletableFuture<Object> future;
     /**
-     * The timer this request is a firing of (a {@link ScheduledTimer}), or the counters of the
+     * The timer this request is a firing of (a {@link Firing}), or the counters of the
      * endpoint it came through (an {@link ActionCounters}), or null: one field for both, since a
      * timer's firing comes through no endpoint, keeps a request at 32 bytes (with compressed
      * references), and a waiting conversation holds one (docs/benchmarks.md, W4).
      */
     private final Object origin;
+
+    /**
+     * A timer whose firings are requests (the components' {@code ScheduledTimer}): told when a firing
+     * it queued has finished, whichever way, so that it allows the next one (at most one outstanding
+     * firing per timer, rule 13).
+     */
+    public interface Firing {
+        /** The firing's request has finished. */
+        void firingFinished();
+    }
     /**
      * The priority (low 16 bits), {@link #SYSTEM} (a state transition: exempt from limits, admitted
      * while draining) and {@link #FINISHED}: the first two never change after construction, so a
@@ -57,7 +66,7 @@ public final class Request {
      * @param timer the timer this request is a firing of, or null
      * @param endpoint the counters of the endpoint the request came through, or null; not both
      */
-    public Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
+    public Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, Firing timer,
             ActionCounters endpoint, boolean system) {
         if ((priority & ~PRIORITY_MASK) != 0 || (timer != null && endpoint != null)) {
             throw new IllegalArgumentException("internal: priority " + priority + " unchecked, or both a timer and an endpoint");
@@ -80,8 +89,8 @@ public final class Request {
     }
 
     /** The timer this request is a firing of, or null. */
-    public ScheduledTimer timer() {
-        return origin instanceof ScheduledTimer timer ? timer : null;
+    public Firing timer() {
+        return origin instanceof Firing timer ? timer : null;
     }
 
     /** The counters of the endpoint the request came through, or null. */
@@ -152,7 +161,7 @@ public final class Request {
             return; // already finished by another path (e.g. a timeout raced the shutdown sweep)
         }
         component.requestFinished(this, failure == null, byShutdown);
-        if (origin instanceof ScheduledTimer timer) {
+        if (origin instanceof Firing timer) {
             timer.firingFinished();
         }
         if (future != null) {
