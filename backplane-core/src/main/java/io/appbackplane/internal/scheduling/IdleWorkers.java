@@ -75,7 +75,7 @@ final class IdleWorkers {
     /** Processors this JVM may use, read once: {@link #spinningIsFree()} compares awake workers with it. */
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
 
-    private final Scheduler scheduler;
+    private final RunnableWork work;
     /** The pool whose workers these are: whether it is stopping, has surplus workers, how many live. */
     private final WorkerPool pool;
     private final CopyOnWriteArrayList<Parker> parkers = new CopyOnWriteArrayList<>();
@@ -84,7 +84,7 @@ final class IdleWorkers {
     private final AtomicInteger spinning = new AtomicInteger();
 
     IdleWorkers(Scheduler scheduler, WorkerPool pool) {
-        this.scheduler = scheduler;
+        this.work = scheduler.work();
         this.pool = pool;
     }
 
@@ -142,7 +142,7 @@ final class IdleWorkers {
         try {
             for (int i = 0; i < spins; i++) {
                 Thread.onSpinWait();
-                if (scheduler.hasReadyObjects() || pool.isStopping()) {
+                if (work.hasReadyObjects() || pool.isStopping()) {
                     return true;
                 }
             }
@@ -173,7 +173,7 @@ final class IdleWorkers {
 
     /** {@link #lookBeforeParking(boolean, int, int)} with the yield and the wall clock given (tests run the submitter in the yield). */
     boolean lookBeforeParking(boolean maySpin, int spins, int yields, Runnable yield, LongSupplier wallClock) {
-        if (scheduler.hasReadyObjects()) {
+        if (work.hasReadyObjects()) {
             return yieldForWork(yields, yield, wallClock); // counted, not yet pushed (or being taken): yield, never spin
         }
         return (maySpin && spinForWork(spins)) || yieldForWork(yields, yield, wallClock);
@@ -214,7 +214,7 @@ final class IdleWorkers {
         long before = wallClock.getAsLong();
         for (int i = 0; i < yields; i++) {
             yield.run();
-            if (scheduler.hasReadyObjects() || pool.isStopping()) {
+            if (work.hasReadyObjects() || pool.isStopping()) {
                 return true;
             }
             long now = wallClock.getAsLong();
@@ -258,7 +258,7 @@ final class IdleWorkers {
      * class comment).
      */
     void tookWorkAfterIdle() {
-        if (scheduler.hasReadyObjects()) {
+        if (work.hasReadyObjects()) {
             signal();
         }
     }
@@ -271,12 +271,12 @@ final class IdleWorkers {
         me.parked.set(true);
         idle.incrementAndGet();
         try {
-            if (pool.isStopping() || pool.hasSurplus() || scheduler.hasRunnableWork()) {
+            if (pool.isStopping() || pool.hasSurplus() || work.hasRunnableWork()) {
                 return; // second look after announcing: see the class comment
             }
             // Work queued but held back by the CPU budget: wake at the next release even if no push
             // comes (a slice release is not signalled; rule 5 forbids stalling until the tick).
-            me.park(parkNanos <= 0 && scheduler.hasReadyObjects() ? scheduler.nanosUntilRelease() : parkNanos);
+            me.park(parkNanos <= 0 && work.hasReadyObjects() ? work.nanosUntilRelease() : parkNanos);
         } finally {
             me.parked.set(false);
             idle.decrementAndGet();

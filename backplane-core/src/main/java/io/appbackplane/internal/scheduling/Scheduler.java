@@ -43,6 +43,7 @@ public final class Scheduler {
     private final ReadyQueues ready;
     private final QuotaLedger quotas;
     private final CpuBudget cpu;
+    private final RunnableWork work;
     private volatile int actionsPerTurn;
     private volatile long slowActionNanos;
 
@@ -54,6 +55,7 @@ public final class Scheduler {
         this.ready = ready;
         this.quotas = quotas;
         this.cpu = cpu;
+        this.work = new RunnableWork(ready, cpu, clock);
         this.actionsPerTurn = actionsPerTurn;
         this.slowActionNanos = slowActionThreshold.toNanos();
     }
@@ -355,39 +357,9 @@ public final class Scheduler {
         return quotas.charge(priority);
     }
 
-    /**
-     * Whether a worker that found nothing should look again rather than park: an object is READY
-     * (the depth counters, what {@link #select} polls by) and the CPU budget lets it start.
-     */
-    boolean hasRunnableWork() {
-        return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
-    }
-
-    /**
-     * Whether any object is READY (cheap: the depth counters, what {@link #select} polls by); the
-     * CPU budget may still hold it back. Also true while a submitter has counted its object and
-     * not yet pushed its entry.
-     */
-    boolean hasReadyObjects() {
-        return ready.totalDepth() > 0;
-    }
-
-    /** When, on the backplane's clock, more CPU budget is released: the next slice or the period's end. */
-    long nextBudgetRelease() {
-        return cpu.nextReleaseAt(clock.nanoTime());
-    }
-
-    /**
-     * Nanoseconds until more CPU budget is released, for a throttled worker's timed park; 0 when
-     * the release is not in the future: the period is over but its real tick has not fired yet (the
-     * timer thread is late, e.g. descheduled on a loaded machine). Then only the tick can release
-     * budget, and it wakes every parked worker ({@code signalAll}), so the worker parks until then
-     * instead of spinning on 1 ns parks whose CPU readings would be charged to the budget.
-     */
-    long nanosUntilRelease() {
-        long now = clock.nanoTime();
-        long until = cpu.nextReleaseAt(now) - now;
-        return until > 0 ? until : 0;
+    /** What a worker that found nothing, and the step driver, ask about READY objects and the CPU budget. */
+    RunnableWork work() {
+        return work;
     }
 
     int actionsPerTurn() {

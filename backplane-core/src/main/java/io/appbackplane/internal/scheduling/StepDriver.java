@@ -66,7 +66,7 @@ public final class StepDriver implements Stepper {
             Selection selected = scheduler.select();
             if (!(selected instanceof ReadyEntry entry)) {
                 if (selected == NothingTaken.THROTTLED) {
-                    throttledUntil = scheduler.nextBudgetRelease();
+                    throttledUntil = scheduler.work().nextBudgetRelease();
                     return Step.THROTTLED;
                 }
                 return Step.IDLE;

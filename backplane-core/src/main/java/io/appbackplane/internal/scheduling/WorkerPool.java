@@ -253,7 +253,7 @@ public final class WorkerPool {
                     } else if (selected == NothingTaken.THROTTLED) {
                         context.cpuMeter.flush();
                         context.cpuMeter.parking();
-                        idleWorkers.awaitWork(this, scheduler.nanosUntilRelease());
+                        idleWorkers.awaitWork(this, scheduler.work().nanosUntilRelease());
                         context.cpuMeter.woke();
                     } else {
                         justRan = true;

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * <p>The harness runs the real code: a real {@link WorkerPool} with no threads of its own (target
  * 0), its {@link IdleWorkers#lookBeforeParking} (a short spin, counted, then yields, not counted),
  * {@link IdleWorkers#awaitWork}
- * (announce, second look through the real {@link Scheduler#hasRunnableWork()}, park), {@link
+ * (announce, second look through the real {@link RunnableWork#hasRunnableWork()}, park), {@link
  * IdleWorkers#tookWorkAfterIdle} (wake another for what is left) and {@link IdleWorkers#signal} (skip
  * while a worker spins, else CAS a flag and unpark), over a real {@link Scheduler} and {@link
  * ReadyQueues}. Only the park itself is the harness's ({@link StandIn}): Lincheck models {@code
