@@ -1,7 +1,7 @@
 package io.appbackplane;
 
-import io.appbackplane.internal.AdmissionThresholds;
 import io.appbackplane.internal.OffloadExecutor;
+import io.appbackplane.internal.components.AdmissionThresholds;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;

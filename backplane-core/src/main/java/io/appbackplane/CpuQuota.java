@@ -1,6 +1,6 @@
 package io.appbackplane;
 
-import io.appbackplane.internal.CgroupCpuQuota;
+import io.appbackplane.internal.scheduling.CgroupCpuQuota;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.appbackplane.BackplaneRejectedException.Reason;
-import io.appbackplane.internal.AdmissionThresholds;
+import io.appbackplane.internal.components.AdmissionThresholds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -31,7 +31,7 @@ class ReplyStageClassTest {
     private final ManualClock clock = new ManualClock();
     private final List<String> delivered = new ArrayList<>();
     /** What the timer service logged at ERROR: a timer task that threw (strong reference: JUL keeps loggers weakly). */
-    private final Logger timerLog = Logger.getLogger("io.appbackplane.internal.TimerService");
+    private final Logger timerLog = Logger.getLogger("io.appbackplane.internal.base.TimerService");
     private final List<LogRecord> timerErrors = new CopyOnWriteArrayList<>();
     private final Handler timerErrorHandler = new Handler() {
         @Override

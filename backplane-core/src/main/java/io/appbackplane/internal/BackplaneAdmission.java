@@ -1,8 +1,13 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.BackplanePolicy;
-import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.internal.base.WorkerThread;
+import io.appbackplane.internal.components.AdmissionCounter;
+import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.objects.Request;
+import io.appbackplane.internal.objects.WorkObject;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -17,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * past the closed check); {@code waiting = Σ component waiting}. Both checked by {@link
  * #checkInvariants} on a quiescent backplane.
  */
-final class BackplaneAdmission {
+public final class BackplaneAdmission {
 
     private static final int RUNNING = ShutdownSequence.RUNNING;
     private static final int STOPPED = ShutdownSequence.STOPPED;
@@ -41,7 +46,7 @@ final class BackplaneAdmission {
      * reads the state again, so shutdown (which sets DRAINING, then reads the total) never misses a
      * request that got past the closed check (class comment).
      */
-    void admit(DefaultComponent component, Request request) {
+    public void admit(DefaultComponent component, Request request) {
         checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
         if (request.isSystem()) {
             outstanding.admit();
@@ -81,7 +86,7 @@ final class BackplaneAdmission {
     }
 
     /** Undoes {@link #admit} for a request the component then rejected. */
-    void unadmit() {
+    public void unadmit() {
         outstanding.finish();
         sequence.progress();
     }
@@ -91,7 +96,7 @@ final class BackplaneAdmission {
      * drained); {@code slot}: the finishing thread's {@link WorkerThread#currentSlot()}, read once
      * by the caller for all the counters a finish touches.
      */
-    void requestFinished(Request request, boolean success, boolean byShutdown, int slot) {
+    public void requestFinished(Request request, boolean success, boolean byShutdown, int slot) {
         counters.priority(request.priority()).finished(slot, success);
         if (!byShutdown) {
             sequence.requestFinished(request); // counted before it stops counting as outstanding, so a report includes it
@@ -114,7 +119,7 @@ final class BackplaneAdmission {
         return waiting.get();
     }
 
-    void waitingChanged(int delta) {
+    public void waitingChanged(int delta) {
         waiting.addAndGet(delta);
     }
 

@@ -8,6 +8,18 @@ import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentStatistics;
 import io.appbackplane.PriorityStatistics;
+import io.appbackplane.internal.base.ActionCounters;
+import io.appbackplane.internal.base.WorkerThread;
+import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.QueueWaitLimit;
+import io.appbackplane.internal.objects.ActionNode;
+import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.scheduling.AutoCpuLimit;
+import io.appbackplane.internal.scheduling.CpuBudget;
+import io.appbackplane.internal.scheduling.QuotaLedger;
+import io.appbackplane.internal.scheduling.ReadyQueues;
+import io.appbackplane.internal.scheduling.RealTicks;
+import io.appbackplane.internal.scheduling.WorkerPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -31,7 +43,7 @@ import java.util.concurrent.atomic.LongAdder;
  * does not change); the snapshot's total counts are {@code Σ component counts}, not {@code Σ
  * priority counts} (a request an endpoint refused for its component's state has no priority).
  */
-final class BackplaneCounters {
+public final class BackplaneCounters {
 
     private final String name;
     private final BackplaneClock clock;
@@ -43,7 +55,7 @@ final class BackplaneCounters {
     private final ActionCounters[] priorityCounters;
     /** Rejections by {@link Reason#ordinal()}. */
     private final LongAdder[] rejections = newAdders(Reason.values().length);
-    /** Time workers spent completing submitters' futures after turns (issue 13, defect 6). */
+    /** Time workers spent completing submitters' futures after turns. */
     private final LongAdder futureCallbackNanos = new LongAdder();
 
     BackplaneCounters(String name, BackplaneClock clock, int priorities, ReadyQueues ready, QuotaLedger quotas,
@@ -60,12 +72,12 @@ final class BackplaneCounters {
         }
     }
 
-    ActionCounters priority(int priority) {
+    public ActionCounters priority(int priority) {
         return priorityCounters[priority];
     }
 
     /** Counts an action that ran in its component's, its priority's and its endpoint's counters, and tells the observers. */
-    void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
+    public void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
         priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
@@ -83,17 +95,17 @@ final class BackplaneCounters {
     }
 
     /** Whether an {@link io.appbackplane.ActionObserver} is told of every action (user code after the action's end). */
-    boolean hasObserver() {
+    public boolean hasObserver() {
         return observer != null;
     }
 
     /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
-    void countRejection(Reason reason) {
+    public void countRejection(Reason reason) {
         rejections[reason.ordinal()].increment();
     }
 
     /** A worker (or the step driver) spent {@code nanos} completing submitters' futures after a turn. */
-    void futureCallbacksRan(long nanos) {
+    public void futureCallbacksRan(long nanos) {
         futureCallbackNanos.add(nanos);
     }
 

@@ -1,22 +1,41 @@
 package io.appbackplane.internal;
 
+import io.appbackplane.ActionObserver;
+import io.appbackplane.ActionTracer;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
-import io.appbackplane.ActionObserver;
-import io.appbackplane.ActionTracer;
 import io.appbackplane.BackplaneListener;
 import io.appbackplane.BackplanePolicy;
-import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneRejectedException.Reason;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ComponentState;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.PublishResult;
 import io.appbackplane.Stepper;
+import io.appbackplane.internal.base.TimerService;
+import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.LinkedModules;
+import io.appbackplane.internal.components.ModuleDriver;
+import io.appbackplane.internal.components.Topics;
+import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.PendingReply;
+import io.appbackplane.internal.objects.ReadyEntry;
+import io.appbackplane.internal.objects.SharedReplyListeners;
+import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.CpuBudget;
+import io.appbackplane.internal.scheduling.CpuMeter;
+import io.appbackplane.internal.scheduling.PriorityInheritance;
+import io.appbackplane.internal.scheduling.QuotaLedger;
+import io.appbackplane.internal.scheduling.ReadyQueues;
+import io.appbackplane.internal.scheduling.RealTicks;
+import io.appbackplane.internal.scheduling.Scheduler;
+import io.appbackplane.internal.scheduling.StepDriver;
+import io.appbackplane.internal.scheduling.WorkerPool;
 import java.time.Duration;
-import io.appbackplane.BackplaneShutdownException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -64,17 +83,17 @@ public final class DefaultBackplane implements Backplane {
     private final WorkerPool workers; // null in step mode
     private final StepDriver stepper; // null unless in step mode
     /** Where slow actions and unobserved failures go. */
-    final ListenerFanOut listeners;
+    public final ListenerFanOut listeners;
     /** The action tracer, or null (one check per action when none). */
-    final ActionTracer tracer;
+    public final ActionTracer tracer;
     /** Counted on every action's and request's path (the scheduler and the components keep their own references). */
-    final BackplaneCounters counters;
+    public final BackplaneCounters counters;
     private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
     /** The shutdown phases; also tracks the components' live timers, which it cancels. */
-    final ShutdownSequence sequence = new ShutdownSequence(this);
+    public final ShutdownSequence sequence = new ShutdownSequence(this);
     /** Admission, the outstanding and waiting totals (components keep their own reference: one field read less per request). */
-    final BackplaneAdmission admission;
+    public final BackplaneAdmission admission;
     private final RealTicks realTicks;
     private final DefaultComponent self;
     private final ModuleDriver modules = new ModuleDriver(this);
@@ -189,12 +208,12 @@ public final class DefaultBackplane implements Backplane {
         return topics.publish(topic, event);
     }
 
-    Topics topics() {
+    public Topics topics() {
         return topics;
     }
 
     /** The other backplanes whose components this one's may depend on (docs/scheduling.md, modules and states), set by {@link #link}. */
-    volatile List<DefaultBackplane> linked = List.of();
+    public volatile List<DefaultBackplane> linked = List.of();
 
     /**
      * Links {@code backplanes} to each other: the components of each may depend on those of the
@@ -207,7 +226,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     /** The backplane's own component first, then the installed ones in installation order. */
-    List<DefaultComponent> componentsIncludingSelf() {
+    public List<DefaultComponent> componentsIncludingSelf() {
         return List.copyOf(components);
     }
 
@@ -242,7 +261,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     /** At a real tick: components with a queue-wait target adapt their admission limits (rule 19). */
-    void adaptLimits() {
+    public void adaptLimits() {
         for (DefaultComponent component : components) {
             component.adaptLimit();
         }
@@ -265,37 +284,37 @@ public final class DefaultBackplane implements Backplane {
     // ---------------------------------------------------------------- scheduling hooks
 
     /** A CPU meter for one worker (or the step driver): thread CPU time with the system clock, see {@link CpuMeter}. */
-    CpuMeter newCpuMeter() {
+    public CpuMeter newCpuMeter() {
         return new CpuMeter(cpu, measuresThreadCpu);
     }
 
-    Scheduler scheduler() {
+    public Scheduler scheduler() {
         return scheduler;
     }
 
-    TimerService timers() {
+    public TimerService timers() {
         return timers;
     }
 
-    SharedReplyListeners sharedReplies() {
+    public SharedReplyListeners sharedReplies() {
         return sharedReplies;
     }
 
-    void signalWork() {
+    public void signalWork() {
         if (workers != null) {
             workers.signal();
         }
     }
 
     /** Wakes every worker (a policy change, a real tick). */
-    void signalAll() {
+    public void signalAll() {
         if (workers != null) {
             workers.signalAll();
         }
     }
 
     /** Delivers a reply (or its timeout) to the object that waits for it, if it still does. */
-    void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure) {
+    public void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure) {
         ReadyEntry entry = object.deliver(reply, value, failure, clock.nanoTime());
         if (entry != null) {
             scheduler.push(entry);
@@ -315,7 +334,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     /** The backplane whose work the current thread runs (set by workers and by the step driver). */
-    static final ThreadLocal<DefaultBackplane> CURRENT = new ThreadLocal<>();
+    public static final ThreadLocal<DefaultBackplane> CURRENT = new ThreadLocal<>();
 
     @Override
     public boolean isWorkerThread() {
@@ -328,7 +347,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     /** Whether the shutdown sweep has run (or is running): work queued now would never run. */
-    boolean isStopped() {
+    public boolean isStopped() {
         return sequence.phase() == STOPPED;
     }
 
@@ -338,7 +357,7 @@ public final class DefaultBackplane implements Backplane {
     }
 
     /** Why a dropped action's trace ended: its backplane shut down before it ran. */
-    static BackplaneShutdownException shutDownBeforeItRan(DefaultComponent component) {
+    public static BackplaneShutdownException shutDownBeforeItRan(DefaultComponent component) {
         return new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the action on"
                 + " component '" + component.name() + "' ran");
     }

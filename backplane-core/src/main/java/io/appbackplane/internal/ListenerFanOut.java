@@ -2,6 +2,8 @@ package io.appbackplane.internal;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneListener;
+import io.appbackplane.internal.base.SafeText;
+import io.appbackplane.internal.components.DefaultComponent;
 import java.util.List;
 
 /**
@@ -12,7 +14,7 @@ import java.util.List;
  * <p>Invariant: a listener's failure (a {@link RuntimeException}, even an {@link Error}) is logged
  * and never reaches that thread, nor keeps the listeners after it from being told.
  */
-final class ListenerFanOut {
+public final class ListenerFanOut {
 
     private static final System.Logger LOG = System.getLogger(Backplane.class.getName());
 
@@ -24,7 +26,7 @@ final class ListenerFanOut {
         this.listeners = listeners;
     }
 
-    void slowAction(BackplaneListener.SlowAction slow) {
+    public void slowAction(BackplaneListener.SlowAction slow) {
         LOG.log(System.Logger.Level.WARNING, "slow action: backplane ''{0}'', component ''{1}'', object ''{2}'',"
                 + " priority {3} ran {4} ms (threshold {5} ms)", slow.backplane(), slow.component(), SafeText.of(slow.objectKey()),
                 slow.priority(), slow.runTime().toMillis(), slow.threshold().toMillis());
@@ -37,7 +39,7 @@ final class ListenerFanOut {
         }
     }
 
-    void unobservedFailure(DefaultComponent component, Object key, Throwable failure) {
+    public void unobservedFailure(DefaultComponent component, Object key, Throwable failure) {
         LOG.log(System.Logger.Level.WARNING, "action on object '" + SafeText.of(key) + "' of component '" + component.name()
                 + "' in backplane '" + backplaneName + "' failed and nobody awaited its result", failure);
         for (BackplaneListener listener : listeners) {

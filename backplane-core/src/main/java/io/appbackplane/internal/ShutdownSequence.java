@@ -1,8 +1,17 @@
 package io.appbackplane.internal;
 
-import io.appbackplane.Backplane;
 import io.appbackplane.Backplane.ShutdownReport;
+import io.appbackplane.Backplane;
 import io.appbackplane.ComponentState;
+import io.appbackplane.internal.base.FutureCompletions;
+import io.appbackplane.internal.base.TimerService;
+import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.ScheduledTimer;
+import io.appbackplane.internal.objects.ActionNode;
+import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.Request;
+import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.WorkerPool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +59,7 @@ import java.util.concurrent.atomic.LongAdder;
  * thread (a caller of {@code shutdown} or {@code close}, a worker finishing the last request, a
  * {@code ManualClock}'s caller) they are completed in place.
  */
-final class ShutdownSequence {
+public final class ShutdownSequence {
 
     /** Admitting work; the initial phase. */
     static final int RUNNING = 0;
@@ -151,7 +160,7 @@ final class ShutdownSequence {
     }
 
     /** Tracks a timer a component started; cancels it at once if shutdown has begun. */
-    void timerStarted(ScheduledTimer timer) {
+    public void timerStarted(ScheduledTimer timer) {
         liveTimers.add(timer);
         if (phase.get() != RUNNING) {
             timer.cancel();
@@ -159,7 +168,7 @@ final class ShutdownSequence {
     }
 
     /** Forgets a timer that is over (fired once, exhausted, cancelled). */
-    void timerCancelled(ScheduledTimer timer) {
+    public void timerCancelled(ScheduledTimer timer) {
         liveTimers.remove(timer);
     }
 

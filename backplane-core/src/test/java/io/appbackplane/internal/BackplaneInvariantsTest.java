@@ -13,6 +13,8 @@ import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ObjectHandle;
+import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.objects.WorkObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

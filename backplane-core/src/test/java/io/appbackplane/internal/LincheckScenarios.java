@@ -12,11 +12,11 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * #QUICK_SCENARIOS} scenarios of them ({@link #quickModelChecking}) so that the test command stays
  * short, and each test's {@code longRun} in the {@code stress} profile runs {@code 10 × 10}.
  */
-final class LincheckScenarios {
+public final class LincheckScenarios {
 
     private LincheckScenarios() {}
 
-    static StressOptions stress(int scale, int invocationsPerScenario) {
+    public static StressOptions stress(int scale, int invocationsPerScenario) {
         return new StressOptions()
                 .iterations(10 * scale)
                 .invocationsPerIteration(invocationsPerScenario)
@@ -27,14 +27,14 @@ final class LincheckScenarios {
     }
 
     /** Scenarios of a quick model-checking pass (the default build's, for the costliest harnesses). */
-    static final int QUICK_SCENARIOS = 4;
+    public static final int QUICK_SCENARIOS = 4;
 
     /** {@link #modelChecking} with {@link #QUICK_SCENARIOS} scenarios. */
-    static ModelCheckingOptions quickModelChecking(int invocationsPerScenario) {
+    public static ModelCheckingOptions quickModelChecking(int invocationsPerScenario) {
         return modelChecking(1, invocationsPerScenario).iterations(QUICK_SCENARIOS);
     }
 
-    static ModelCheckingOptions modelChecking(int scale, int invocationsPerScenario) {
+    public static ModelCheckingOptions modelChecking(int scale, int invocationsPerScenario) {
         return new ModelCheckingOptions()
                 .iterations(10 * scale)
                 .invocationsPerIteration(invocationsPerScenario)

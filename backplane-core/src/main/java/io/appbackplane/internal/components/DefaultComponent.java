@@ -1,0 +1,415 @@
+package io.appbackplane.internal.components;
+
+import io.appbackplane.Action;
+import io.appbackplane.ActionEndpoint;
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
+import io.appbackplane.BackplaneRejectedException.Reason;
+import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.ComponentSpec;
+import io.appbackplane.ComponentState;
+import io.appbackplane.ComponentStatistics;
+import io.appbackplane.Digester;
+import io.appbackplane.EndpointSpec;
+import io.appbackplane.EndpointStatistics;
+import io.appbackplane.ObjectHandle;
+import io.appbackplane.ObjectPool;
+import io.appbackplane.TimerHandle;
+import io.appbackplane.TimerSpec;
+import io.appbackplane.internal.BackplaneAdmission;
+import io.appbackplane.internal.BackplaneCounters;
+import io.appbackplane.internal.DefaultBackplane;
+import io.appbackplane.internal.base.ActionCounters;
+import io.appbackplane.internal.base.WorkerThread;
+import io.appbackplane.internal.objects.ActionNode;
+import io.appbackplane.internal.objects.AfterAction;
+import io.appbackplane.internal.objects.KeyedObjects;
+import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.ReadyEntry;
+import io.appbackplane.internal.objects.Refusal;
+import io.appbackplane.internal.objects.Request;
+import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.ReadyQueues;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A component: the dispatch of its requests in the caller's thread (scheduling rule 10), its counts
+ * and statistics. The rest is delegated to one collaborator per job: {@link KeyedObjects} (the
+ * key-to-object table, pins, release; rule 16), {@link ComponentAdmission} (the
+ * outstanding-operation limit and rejections; rule 11), {@link ComponentTimers} (timers and timer
+ * endpoints; rule 13), {@link ModuleState} (the module state and its transitions) and {@link
+ * ComponentEndpoints} (endpoints and their subscriptions).
+ *
+ * <p>Invariants: {@code waiting = objects of this component in state WAITING} (each object reports
+ * its entering and leaving WAITING through {@link #waitingChanged}); every accepted request finishes
+ * exactly once, through {@link #requestFinished} (see {@link Request}).
+ *
+ * <p>Thread-safe: any thread may submit. A dispatch takes no lock of its own (only its object's
+ * monitor, in {@link WorkObject#enqueue}) and reaches the collaborators through final fields; it
+ * allocates its request, its action node, its future if it has one, and an object for a new key.
+ */
+public final class DefaultComponent implements BackplaneComponent {
+
+    private final DefaultBackplane backplane;
+    /** The backplane's admission and counters, taken once: a request reaches each in one field read, not via the backplane. */
+    private final BackplaneAdmission backplaneAdmission;
+    private final BackplaneCounters backplaneCounters;
+    private final String name;
+    /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
+    public final ReadyQueues ready;
+    public final ActionCounters counters = new ActionCounters();
+    private final AtomicInteger waiting = new AtomicInteger();
+    public final KeyedObjects keyedObjects;
+    final ComponentAdmission admission;
+    final ComponentTimers timers;
+    final ModuleState module;
+    private final ComponentEndpoints endpoints;
+    /** Adapts the admission limit to the component's queue-wait target; null without a target. */
+    public final QueueWaitLimit queueWaitLimit;
+
+    public DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
+        this.backplane = backplane;
+        this.backplaneAdmission = backplane.admission;
+        this.backplaneCounters = backplane.counters;
+        this.name = spec.name();
+        this.ready = ready;
+        this.keyedObjects = new KeyedObjects(this, spec.idleObjectRetention());
+        this.admission = new ComponentAdmission(this, backplane, spec, counters);
+        this.timers = new ComponentTimers(this, backplane);
+        this.module = new ModuleState(this, spec.dependencies(), spec.hooks());
+        this.endpoints = new ComponentEndpoints(this);
+        this.queueWaitLimit = spec.queueWaitTarget()
+                .map(target -> new QueueWaitLimit(target, spec.operationLimit(), backplane.policy().priorities()))
+                .orElse(null);
+    }
+
+    /** A real tick: a component with a queue-wait target adapts its admission limit (rule 19). */
+    public void adaptLimit() {
+        QueueWaitLimit adaptive = queueWaitLimit;
+        if (adaptive != null) {
+            int next = adaptive.tick(admission.outstanding(), counters.rejected.sum());
+            if (next != admission.operationLimit()) {
+                admission.setOperationLimit(next);
+            }
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Backplane backplane() {
+        return backplane;
+    }
+
+    public DefaultBackplane backplaneImpl() {
+        return backplane;
+    }
+
+    // ---------------------------------------------------------------- dispatch (rule 10)
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> CompletableFuture<T> submit(Object key, int priority, Action<T> action) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        dispatch(null, request(key, priority, future, null, null, false), action);
+        return (CompletableFuture<T>) future;
+    }
+
+    /** Submits to a pinned object (a handle's or a pool's): no key lookup. */
+    @SuppressWarnings("unchecked")
+    public <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        dispatch(object, request(object.key, priority, future, null, null, false), action);
+        return (CompletableFuture<T>) future;
+    }
+
+    /** Executes on a pinned object (a pool's): no key lookup, no future. */
+    public void executeOn(WorkObject object, int priority, Action<?> action) {
+        dispatch(object, request(object.key, priority, null, null, null, false), action);
+    }
+
+    /** An endpoint's request: to {@code pinned} (a pool member) or the object for {@code key}. */
+    void dispatchFor(DefaultEndpoint<?, ?> endpoint, WorkObject pinned, Object key, int priority, Action<?> action,
+            CompletableFuture<Object> future) {
+        Object target = pinned != null ? pinned.key : key;
+        dispatch(pinned, request(target, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
+    }
+
+    @Override
+    public void execute(Object key, int priority, Action<?> action) {
+        dispatch(null, request(key, priority, null, null, null, false), action);
+    }
+
+    void dispatchTimerFiring(Object key, int priority, Action<?> action, ScheduledTimer timer) {
+        dispatch(null, request(key, priority, null, timer, null, false), action);
+    }
+
+    /** A state transition ({@link ModuleState}): a system request at priority 0 on the component's own object. */
+    void dispatchTransition(Action<?> action, CompletableFuture<Object> done) {
+        dispatch(null, request(COMPONENT_KEY, 0, done, null, null, true), action);
+    }
+
+    private Request request(Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
+            ActionCounters endpoint, boolean system) {
+        Objects.requireNonNull(key, "object key must not be null");
+        // Checked here, before the request exists: a Request holds only a valid priority (in 16 bits).
+        int checked = backplane.policy().checkPriority(priority);
+        return new Request(this, key, checked, future, timer, endpoint, system);
+    }
+
+    /**
+     * Admits a request and queues its first action, in the caller's thread (rule 10).
+     *
+     * <p>Whatever throws between admission and the object accepting the action (the key's {@code
+     * hashCode} or {@code equals}, the clock, an allocation) un-counts the request and counts it as
+     * failed ({@link Request#failUnqueued}), and the failure is thrown to the caller: nothing stays
+     * counted that will never finish.
+     *
+     * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
+     */
+    private void dispatch(WorkObject pinned, Request request, Action<?> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        int priority = request.priority(); // checked when the request was made
+        counters.submitted.increment();
+        backplaneCounters.priority(priority).submitted.increment();
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.submitted.increment();
+        }
+        admission.admit(request);
+        ActionNode node = null;
+        WorkObject object;
+        WorkObject.Enqueued offered;
+        try {
+            node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
+            if (backplane.tracer != null) {
+                node.trace = ObservedActions.queued(backplane.tracer, this, priority);
+            }
+            while (true) {
+                object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
+                offered = object.enqueue(node);
+                if (offered != Refusal.RELEASED) {
+                    break;
+                }
+                keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
+                pinned = null; // a handle released while we dispatched: the key's current object serves
+            }
+        } catch (RuntimeException | Error e) {
+            request.failUnqueued();
+            if (node != null && node.trace != null) {
+                ObservedActions.dropped(backplane.tracer, List.of(node), () -> e);
+            }
+            throw e;
+        }
+        if (offered == Refusal.ABANDONED) {
+            request.abandon();
+            if (node.trace != null) {
+                ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
+            }
+        } else if (offered instanceof ReadyEntry entry) {
+            backplane.scheduler().push(entry);
+        }
+        if (backplane.isStopped()) {
+            // Admitted before shutdown, queued after its sweep (which may have missed this object):
+            // fail what the object holds, as the sweep would have, so no request stays pending.
+            List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
+            for (Request left : object.abandon(dropped)) {
+                left.abandon();
+            }
+            if (dropped != null) {
+                ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(this));
+            }
+        }
+    }
+
+    @Override
+    public <M, T> CompletableFuture<T> digest(M message, Digester<M, T> digester) {
+        Objects.requireNonNull(digester, "digester must not be null");
+        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture<Object> digested = submit(DIGESTER_KEY, DIGESTER_PRIORITY, context -> {
+            Digester.Dispatch<T> dispatch = digester.decide(context, message);
+            Objects.requireNonNull(dispatch, "the digester of component '" + name + "' returned no dispatch");
+            // The digester's own request ends here, so digesting never waits for the real work.
+            submit(dispatch.key(), dispatch.priority(), dispatch.action()).whenComplete((value, failure) -> {
+                if (failure == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(failure);
+                }
+            });
+            return null;
+        });
+        digested.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    // ---------------------------------------------------------------- accounting
+
+    /** Counts {@code request} as rejected and returns the exception that tells its caller (see {@link ComponentAdmission}). */
+    public BackplaneRejectedException reject(Request request, Reason reason, String message) {
+        return admission.reject(request, reason, message);
+    }
+
+    /** Called exactly once per accepted request, by {@link Request}. */
+    public void requestFinished(Request request, boolean success, boolean byShutdown) {
+        int slot = WorkerThread.currentSlot(); // once for every counter the finish touches
+        admission.finished(slot);
+        counters.finished(slot, success);
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.finished(slot, success);
+        }
+        backplaneAdmission.requestFinished(request, success, byShutdown, slot);
+    }
+
+    public void waitingChanged(int delta) {
+        waiting.addAndGet(delta);
+        backplaneAdmission.waitingChanged(delta);
+    }
+
+    // ---------------------------------------------------------------- objects (KeyedObjects)
+
+    /** Whether an object going idle now is kept for the idle-object retention, not released at once (rule 16). */
+    public boolean keepsIdleObjects() {
+        return keyedObjects.keepsIdleObjects();
+    }
+
+    /** Acts on an object's {@link AfterAction}: removes it if RELEASED, lists it for the idle sweep if LIST_IDLE. */
+    public void settled(WorkObject object, AfterAction after) {
+        keyedObjects.settled(object, after);
+    }
+
+    @Override
+    public ObjectHandle object(Object key) {
+        return keyedObjects.handle(key);
+    }
+
+    @Override
+    public ObjectPool pool(String poolName, int size) {
+        return keyedObjects.pool(poolName, size);
+    }
+
+    @Override
+    public int cancelQueued(Object key) {
+        return keyedObjects.cancelQueued(key);
+    }
+
+    @Override
+    public int objectCount() {
+        return keyedObjects.size();
+    }
+
+    public int waiting() {
+        return waiting.get();
+    }
+
+    public Iterable<WorkObject> objects() {
+        return keyedObjects.values();
+    }
+
+    // ---------------------------------------------------------------- timers (ComponentTimers)
+
+    @Override
+    public TimerHandle schedule(Object key, int priority, Duration delay, Action<?> action) {
+        return timers.schedule(key, priority, delay, action);
+    }
+
+    @Override
+    public TimerHandle scheduleAtFixedRate(Object key, int priority, Duration initialDelay, Duration period, Action<?> action) {
+        return timers.scheduleAtFixedRate(key, priority, initialDelay, period, action);
+    }
+
+    @Override
+    public TimerHandle scheduleWithFixedDelay(Object key, int priority, Duration initialDelay, Duration delay, Action<?> action) {
+        return timers.scheduleWithFixedDelay(key, priority, initialDelay, delay, action);
+    }
+
+    @Override
+    public TimerHandle timer(TimerSpec spec) {
+        return timers.timer(spec);
+    }
+
+    // ---------------------------------------------------------------- limits (ComponentAdmission)
+
+    @Override
+    public int operationLimit() {
+        return admission.operationLimit();
+    }
+
+    @Override
+    public void setOperationLimit(int limit) {
+        admission.setOperationLimit(limit);
+    }
+
+    @Override
+    public double admissionReserve() {
+        return admission.admissionReserve();
+    }
+
+    @Override
+    public int admissionThreshold(int priority) {
+        return admission.admissionThreshold(priority);
+    }
+
+    @Override
+    public int outstanding() {
+        return admission.outstanding();
+    }
+
+    // ---------------------------------------------------------------- module state (ModuleState)
+
+    @Override
+    public ComponentState state() {
+        return module.state();
+    }
+
+    @Override
+    public Set<String> dependencies() {
+        return module.dependencies();
+    }
+
+    // ---------------------------------------------------------------- endpoints (ComponentEndpoints)
+
+    @Override
+    public <Q, R> ActionEndpoint<Q, R> endpoint(EndpointSpec<Q, R> spec) {
+        return endpoints.endpoint(spec);
+    }
+
+    @Override
+    public Collection<ActionEndpoint<?, ?>> endpoints() {
+        return endpoints.endpoints();
+    }
+
+    @Override
+    public <E> Subscription subscribe(String topic, Class<E> eventType, ActionEndpoint<? super E, ?> endpoint) {
+        return endpoints.subscribe(topic, eventType, endpoint);
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    @Override
+    public ComponentStatistics statistics() {
+        List<EndpointStatistics> endpointStats = endpoints.statistics();
+        return new ComponentStatistics(name, admission.outstanding(), admission.operationLimit(), keyedObjects.size(),
+                waiting.get(), counters.snapshot(), module.state(), List.copyOf(module.dependencies()), endpointStats);
+    }
+
+    @Override
+    public String toString() {
+        return "BackplaneComponent{" + name + "}";
+    }
+}

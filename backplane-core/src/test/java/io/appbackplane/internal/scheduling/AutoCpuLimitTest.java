@@ -1,0 +1,211 @@
+package io.appbackplane.internal.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.appbackplane.CpuLimit;
+import io.appbackplane.CpuQuota;
+import io.appbackplane.internal.scheduling.CgroupCpuQuota.Throttling;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code auto} CPU limit ({@link AutoCpuLimit} driving a {@link CpuBudget}): the budget of each
+ * period is the quota's share less what the rest of the process is estimated to use (its mean plus
+ * three mean deviations, at least its last period's use), the quota re-read at every real tick;
+ * the share of the quota aimed at lowered after a tick that finds the kernel throttled the cgroup.
+ * Time and CPU are given by hand, so every number is exact.
+ */
+class AutoCpuLimitTest {
+
+    private static final long MS = 1_000_000;
+    private static final long SECOND = 1000 * MS;
+
+    private final AtomicReference<Optional<CpuQuota>> quota = new AtomicReference<>(Optional.of(new CpuQuota(1.0, "test")));
+    private final AtomicLong processCpu = new AtomicLong();
+    private final AtomicReference<Optional<Throttling>> throttling = new AtomicReference<>(Optional.empty());
+    private final CpuBudget budget = new CpuBudget(CpuLimit.ofCores(2), Duration.ofSeconds(1), 1, 0);
+
+    private void followAt(long now) {
+        budget.follow(new AutoCpuLimit(quota::get, processCpu::get, q -> throttling.get(), now));
+    }
+
+    /** One period: the workers charge {@code workers}, the process as a whole uses {@code process}; then the tick. */
+    private void period(long tickAt, long workers, long process) {
+        budget.charge(workers, tickAt - 1, tickAt - 1); // inside the period that tickAt ends
+        processCpu.addAndGet(process);
+        budget.realTick(tickAt);
+    }
+
+    @Test
+    void beforeAnyTick_theBudgetIsTheQuotasShare() {
+        followAt(0);
+
+        assertThat(budget.limit()).isEqualTo(CpuLimit.auto());
+        assertThat(budget.isLimited()).isTrue();
+        assertThat(budget.coresInForce()).isCloseTo(AutoCpuLimit.TARGET_SHARE, within(1e-9));
+    }
+
+    @Test
+    void whatTheRestOfTheProcessUses_isLeftToIt() {
+        followAt(0);
+
+        period(SECOND, 600 * MS, 900 * MS); // the rest of the process used 300 ms in 1 s
+
+        assertThat(budget.auto().restCores()).isCloseTo(0.3, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.95 - 0.3, within(1e-9));
+        assertThat(budget.budgetNanos()).isCloseTo(650 * MS, within(1L));
+    }
+
+    @Test
+    void aSteadyRestCostsNoMargin() {
+        followAt(0);
+        for (int s = 1; s <= 5; s++) {
+            period(s * SECOND, 500 * MS, 700 * MS);
+        }
+
+        assertThat(budget.auto().restCores()).isCloseTo(0.2, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.75, within(1e-9));
+    }
+
+    @Test
+    void aBurstyRestGetsRoomForItsBursts_andABurstCountsAtOnce() {
+        followAt(0);
+        period(SECOND, 0, 400 * MS);
+        assertThat(budget.auto().restCores()).isCloseTo(0.4, within(1e-9));
+
+        // A quiet period: mean 0.3, mean deviation 0.1, so the estimate is 0.3 + 3 × 0.1, not 0.
+        period(2 * SECOND, 0, 0);
+        assertThat(budget.auto().restCores()).isCloseTo(0.6, within(1e-9));
+
+        // A burst above the estimate: the deviation grows with it (mean 0.45 + 3 × 0.225).
+        period(3 * SECOND, 0, 900 * MS);
+        assertThat(budget.auto().restCores()).isCloseTo(1.125, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(AutoCpuLimit.MIN_SHARE, within(1e-9));
+    }
+
+    @Test
+    void whenTheRestAloneUsesTheQuota_theBudgetStaysAtItsFloor() {
+        followAt(0);
+
+        period(SECOND, 0, 1500 * MS);
+
+        assertThat(budget.coresInForce()).isCloseTo(AutoCpuLimit.MIN_SHARE, within(1e-9));
+        assertThat(budget.isLimited()).isTrue();
+    }
+
+    @Test
+    void aResizedContainerIsFollowedAtTheNextTick() {
+        followAt(0);
+        period(SECOND, 500 * MS, 500 * MS);
+        assertThat(budget.coresInForce()).isCloseTo(0.95, within(1e-9));
+
+        quota.set(Optional.of(new CpuQuota(2.0, "test")));
+        period(2 * SECOND, 500 * MS, 500 * MS);
+
+        assertThat(budget.coresInForce()).isCloseTo(1.9, within(1e-9));
+        assertThat(budget.auto().quota().cores()).isEqualTo(2.0);
+    }
+
+    @Test
+    void noQuota_limitsNothing_untilOneAppears() {
+        quota.set(Optional.empty());
+        followAt(0);
+
+        assertThat(budget.isLimited()).isFalse();
+        assertThat(budget.mayStart(0)).isTrue();
+        assertThat(budget.coresInForce()).isInfinite();
+
+        quota.set(Optional.of(new CpuQuota(0.5, "test")));
+        period(SECOND, 0, 0);
+
+        assertThat(budget.isLimited()).isTrue();
+        assertThat(budget.coresInForce()).isCloseTo(0.475, within(1e-9));
+    }
+
+    @Test
+    void theBudgetInForceThrottles_aFixedLimitAgainEndsFollowing() {
+        followAt(0);
+        period(SECOND, 0, 450 * MS); // budget (0.95 - 0.45) s
+
+        long lastSlice = 2 * SECOND - 5 * MS; // all of the period's budget released
+        budget.charge(499 * MS, lastSlice - 10 * MS, lastSlice - 10 * MS);
+        assertThat(budget.mayStart(lastSlice)).isTrue();
+        budget.charge(2 * MS, lastSlice, lastSlice);
+        assertThat(budget.mayStart(lastSlice + MS)).isFalse();
+
+        budget.setLimit(CpuLimit.ofCores(2), lastSlice + 2 * MS);
+        assertThat(budget.auto()).isNull();
+        assertThat(budget.coresInForce()).isEqualTo(2.0);
+        assertThat(budget.slices()).as("the policy's slices again").isEqualTo(1);
+        assertThat(budget.mayStart(lastSlice + 2 * MS)).isTrue();
+    }
+
+    @Test
+    void autoReleasesTheBudgetEveryTenMilliseconds_soTheWorkersCannotBurstAWholePeriodsShare() {
+        followAt(0);
+        period(SECOND, 0, 450 * MS); // budget 500 ms over 1 s: 5 ms per 10 ms slice
+
+        assertThat(budget.slices()).isEqualTo(100);
+        budget.charge(5 * MS, SECOND + MS, SECOND + MS);
+        assertThat(budget.mayStart(SECOND + 9 * MS)).as("the first slice's 5 ms spent").isFalse();
+        assertThat(budget.nextReleaseAt(SECOND + 9 * MS)).isEqualTo(SECOND + 10 * MS);
+        assertThat(budget.mayStart(SECOND + 10 * MS)).isTrue();
+    }
+
+    @Test
+    void aTickThatFindsTheCgroupThrottled_lowersTheShare_cleanTicksRaiseItBack() {
+        throttling.set(Optional.of(new Throttling(100, 0)));
+        followAt(0);
+        period(SECOND, 0, 200 * MS);
+        assertThat(budget.coresInForce()).as("no throttling: the full share").isCloseTo(0.95 - 0.2, within(1e-9));
+
+        throttling.set(Optional.of(new Throttling(110, 2)));
+        period(2 * SECOND, 0, 200 * MS);
+        assertThat(budget.auto().share()).isCloseTo(0.95 - AutoCpuLimit.BACK_OFF, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.85 - 0.2, within(1e-9));
+        assertThat(budget.auto().throttledTicks()).isEqualTo(1);
+
+        for (int s = 3; s <= 7; s++) {
+            throttling.set(Optional.of(new Throttling(100 + 10L * s, 2)));
+            period(s * SECOND, 0, 200 * MS);
+        }
+        assertThat(budget.auto().share()).isCloseTo(0.85 + 5 * AutoCpuLimit.RECOVERY, within(1e-9));
+
+        for (int s = 8; s <= 30; s++) {
+            throttling.set(Optional.of(new Throttling(100 + 10L * s, 2)));
+            period(s * SECOND, 0, 200 * MS);
+        }
+        assertThat(budget.auto().share()).as("never above the target").isCloseTo(AutoCpuLimit.TARGET_SHARE, within(1e-9));
+    }
+
+    @Test
+    void throttledTickAfterTick_theShareStopsAtItsLowest() {
+        throttling.set(Optional.of(new Throttling(0, 0)));
+        followAt(0);
+        for (int s = 1; s <= 10; s++) {
+            throttling.set(Optional.of(new Throttling(10L * s, 5L * s)));
+            period(s * SECOND, 0, 0);
+        }
+
+        assertThat(budget.auto().share()).isCloseTo(AutoCpuLimit.LOWEST_SHARE, within(1e-9));
+        assertThat(budget.auto().throttledTicks()).isEqualTo(10);
+    }
+
+    @Test
+    void countersThatGoBackwards_orVanish_areNoEvidence() {
+        throttling.set(Optional.of(new Throttling(500, 40)));
+        followAt(0);
+
+        throttling.set(Optional.of(new Throttling(10, 9))); // another cgroup's counters: the process moved
+        period(SECOND, 0, 0);
+        throttling.set(Optional.empty());
+        period(2 * SECOND, 0, 0);
+
+        assertThat(budget.auto().share()).isCloseTo(AutoCpuLimit.TARGET_SHARE, within(1e-9));
+        assertThat(budget.auto().throttledTicks()).isZero();
+    }
+}
