@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.appbackplane.BackplaneRejectedException.Reason;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,8 +15,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Rule 19: a component with a queue-wait target adapts its admission limit at every real tick, on
  * a manual clock in step mode, so every wait is exact: over the target (its mean, or more than 1 %
- * of waits) the limit falls in proportion (at most by half), within it and binding it rises by its
- * square root, never above the configured operation limit; rule 11 holds within the adapted limit.
+ * of waits) the limit falls in proportion (at most by half); within it with room to spare (at most
+ * 0.5 % late) and binding it rises, by its square root far under the last limit that proved too
+ * high and by 1, 2, 3 ... near it, never above the configured operation limit; between the two it
+ * holds; rule 11 holds within the adapted limit.
  */
 class QueueWaitTargetRuleTest {
 
@@ -79,18 +83,49 @@ class QueueWaitTargetRuleTest {
 
         assertThat(app.operationLimit()).as("100 × sqrt(1 %% / 4 %%)").isEqualTo(50);
 
-        // 1 of 100 late is within a 99th-percentile target: the limit, which rejected a request, rises.
+        // 1 of 100 late is within a 99th-percentile target but leaves no room: the limit, which
+        // rejected a request, holds.
         app.submit("early", 1, ctx -> "done");
         clock.advance(Duration.ofMillis(100));
         queueAndRun(app, 49, 1, Duration.ZERO);
-        for (int i = 0; i < 50; i++) {
-            app.submit("k" + i, 1, ctx -> "done");
-        }
-        assertThatThrownBy(() -> app.submit("over", 1, ctx -> "over")).isInstanceOf(BackplaneRejectedException.class);
+        fillAndRejectOne(app, 1);
         backplane.stepper().runUntilIdle();
         toTheNextTick(Duration.ofMillis(100));
+        assertThat(app.operationLimit()).as("1 %% late: within the target, no room to rise").isEqualTo(50);
 
+        // None late: it rises.
+        queueAndRun(app, 50, 1, Duration.ZERO);
+        fillAndRejectOne(app, 1);
+        backplane.stepper().runUntilIdle();
+        toTheNextTick(Duration.ZERO);
         assertThat(app.operationLimit()).as("50 + floor(sqrt(50))").isEqualTo(57);
+    }
+
+    @Test
+    void nearTheLimitThatProvedTooHighItProbesOneStepThenTwoThenThree() {
+        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(100)
+                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
+        queueAndRun(app, 10, 1, Duration.ofMillis(100));
+        toTheNextTick(Duration.ofMillis(100));
+        assertThat(app.operationLimit()).as("100 proved too high").isEqualTo(50);
+
+        List<Integer> limits = new ArrayList<>();
+        for (int round = 0; round < 8; round++) {
+            fillAndRejectOne(app, 1);
+            backplane.stepper().runUntilIdle();
+            toTheNextTick(Duration.ZERO);
+            limits.add(app.operationLimit());
+        }
+        // By the square root while under 90 (0.9 × 100), then 1, 2, up to the operation limit.
+        assertThat(limits).containsExactly(57, 64, 72, 80, 88, 97, 98, 100);
+    }
+
+    /** Submits up to the limit at {@code priority} and sees one more rejected: the limit binds. */
+    private static void fillAndRejectOne(BackplaneComponent app, int priority) {
+        for (int i = app.outstanding(); i < app.operationLimit(); i++) {
+            app.submit("fill" + i, priority, ctx -> "done");
+        }
+        assertThatThrownBy(() -> app.submit("over", priority, ctx -> "over")).isInstanceOf(BackplaneRejectedException.class);
     }
 
     @Test
@@ -136,13 +171,9 @@ class QueueWaitTargetRuleTest {
         toTheNextTick(Duration.ZERO);
         assertThat(app.operationLimit()).isEqualTo(35);
 
-        // Rejections each period under the target: up by the square root each tick, never past 60.
+        // Rejections each period under the target: up each tick, never past 60.
         for (int round = 0; round < 10; round++) {
-            int limit = app.operationLimit();
-            for (int i = 0; i < limit; i++) {
-                app.submit("k" + i, 1, ctx -> "done");
-            }
-            assertThatThrownBy(() -> app.submit("over", 1, ctx -> "over")).isInstanceOf(BackplaneRejectedException.class);
+            fillAndRejectOne(app, 1);
             backplane.stepper().runUntilIdle();
             toTheNextTick(Duration.ZERO);
         }

@@ -15,19 +15,29 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code L} the limit, {@code w} the mean wait and {@code s} the share of actions that waited
  * longer than {@code T} at that priority in the period:
  * <pre>
- *   g = min(T / w, sqrt(LATE_SHARE / s))         how far over the target: the mean, and the tail
- *   g < 1                       L = max(1, floor(L × max(MIN_GRADIENT, g)))
- *   g ≥ 1 and the limit binds   L = min(ceiling, L + max(1, floor(sqrt(L))))
- *   otherwise (or nothing ran)  L unchanged
+ *   g = min(T / w, sqrt(LATE_SHARE / s))          how far over the target: the mean, and the tail
+ *   g < 1                            L = max(1, floor(L × max(MIN_GRADIENT, g))), and C = the old L
+ *   s ≤ ROOM_SHARE, w ≤ T, and the limit binds:
+ *       L < PROBE_FROM × C           L = min(ceiling, L + max(1, floor(sqrt(L))))
+ *       otherwise (probing)          L = min(ceiling, L + min(k, max(1, floor(sqrt(L)))))
+ *   otherwise (or nothing ran)       L unchanged
  * </pre>
  * ({@code T / w} counts as 1 or more when {@code w ≤ T}, and {@code sqrt(LATE_SHARE / s)} when
- * {@code s ≤ LATE_SHARE}.) The limit binds when the component rejected a request in the period or
- * has at least {@link #BINDING_SHARE} of the limit outstanding at the tick: a limit that holds
- * nothing back is not raised, or it would climb without telling anything (Netflix's limiters skip
- * such samples too). It falls in proportion to how far the wait is over the target, at most by
- * half per tick, and rises by the square root of itself (Gradient2's queue allowance), so it
- * approaches the highest limit whose waits stay within the target and follows a capacity that
- * changes.
+ * {@code s ≤ LATE_SHARE}.) {@code C} is the last limit that proved too high (0 before any) and
+ * {@code k} counts the consecutive probing rises, this one included: 1, 2, 3 ...; a tick that
+ * does not rise ends the run.
+ *
+ * <p>Why each part: the limit falls in proportion to how far the wait is over the target, at most
+ * by half per tick. It rises only with room to spare (a share of late actions at most half the
+ * allowed one) and only when it binds: the component rejected a request in the period or has at
+ * least {@link #BINDING_SHARE} of the limit outstanding at the tick; a limit that holds nothing
+ * back is not raised, or it would climb without telling anything (Netflix's limiters skip such
+ * samples too). Between half the allowed tail and the allowed tail it holds: rising into the target
+ * from just under it would make every rise a late period. Far under the last limit that proved too
+ * high it rises by its square root (Gradient2's queue allowance); near or past it, it probes one
+ * step, then two, then three, up to the square root (as TCP CUBIC slows near the window that last
+ * lost), so that it stays near the highest limit whose waits keep within the target and still
+ * follows a capacity that comes back.
  *
  * <p>Thread-safe: workers call {@link #actionRan} (contended adders, only for components with a
  * target); {@link #tick} is confined to the thread running the backplane's real ticks.
@@ -40,8 +50,14 @@ public final class QueueWaitLimit {
     /** The share of actions that may wait longer than the target: the target is a 99th percentile. */
     static final double LATE_SHARE = 0.01;
 
+    /** The share of late actions at most which the limit may rise: half the allowed tail. */
+    static final double ROOM_SHARE = LATE_SHARE / 2;
+
     /** The share of the limit outstanding at a tick that counts as the limit holding requests back. */
     static final double BINDING_SHARE = 0.9;
+
+    /** Below this share of the last limit that proved too high, the limit rises by its square root. */
+    static final double PROBE_FROM = 0.9;
 
     private final long targetNanos;
     private final int ceiling;
@@ -53,6 +69,10 @@ public final class QueueWaitLimit {
     private final long[] lastActions;
     private final long[] lastLateActions;
     private long lastRejected;
+    /** The last limit that proved too high; 0 before any. Confined to the tick thread. */
+    private int tooHigh;
+    /** Consecutive rises at or past {@link #PROBE_FROM} × {@code tooHigh}. Confined to the tick thread. */
+    private int probes;
     private volatile int limit;
 
     QueueWaitLimit(Duration target, int ceiling, int priorities) {
@@ -86,39 +106,57 @@ public final class QueueWaitLimit {
      * rejectedSoFar} since it was installed. Returns the limit for the next period.
      */
     int tick(int outstanding, long rejectedSoFar) {
-        double gradient = Double.NaN; // NaN: nothing ran
+        Period period = null; // null: nothing ran
         for (int p = 0; p < actions.length; p++) {
             long count = actions[p].sum();
             long wait = waitNanos[p].sum();
             long late = lateActions[p].sum();
             long ran = count - lastActions[p];
-            long waited = wait - lastWaitNanos[p];
-            long lateRan = late - lastLateActions[p];
+            if (period == null && ran > 0) {
+                // the most urgent busy priority; the loop goes on to advance the rest
+                period = new Period((wait - lastWaitNanos[p]) / ran, (double) (late - lastLateActions[p]) / ran);
+            }
             lastActions[p] = count;
             lastWaitNanos[p] = wait;
             lastLateActions[p] = late;
-            if (Double.isNaN(gradient) && ran > 0) {
-                gradient = gradient(waited / ran, (double) lateRan / ran); // the most urgent busy priority; the loop goes on to advance the rest
-            }
         }
         boolean rejected = rejectedSoFar > lastRejected;
         lastRejected = rejectedSoFar;
         int current = limit;
         int next = current;
-        if (gradient < 1) {
-            next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, gradient)));
-        } else if (gradient >= 1 && (rejected || outstanding >= current * BINDING_SHARE)) {
-            next = (int) Math.min(ceiling, current + Math.max(1, (long) Math.sqrt(current)));
+        if (period == null) {
+            probes = 0;
+        } else if (period.gradient(targetNanos) < 1) {
+            tooHigh = current;
+            probes = 0;
+            next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, period.gradient(targetNanos))));
+        } else if (period.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
+            int step = (int) Math.max(1, (long) Math.sqrt(current));
+            if (current >= PROBE_FROM * tooHigh) {
+                step = Math.min(++probes, step);
+            }
+            next = (int) Math.min(ceiling, (long) current + step);
+        } else {
+            probes = 0;
         }
         limit = next;
         return next;
     }
 
-    /** How far the period's waits are within the target: below 1 when over it (see the class comment). */
-    private double gradient(long meanWait, double lateShare) {
-        double ofMean = meanWait > targetNanos ? (double) targetNanos / meanWait : 1;
-        double ofTail = lateShare > LATE_SHARE ? Math.sqrt(LATE_SHARE / lateShare) : 1;
-        return Math.min(ofMean, ofTail);
+    /** One period's waits at the most urgent busy priority: the mean, and the share over the target. */
+    private record Period(long meanWait, double lateShare) {
+
+        /** How far the waits are within the target: below 1 when over it (see the class comment). */
+        double gradient(long targetNanos) {
+            double ofMean = meanWait > targetNanos ? (double) targetNanos / meanWait : 1;
+            double ofTail = lateShare > LATE_SHARE ? Math.sqrt(LATE_SHARE / lateShare) : 1;
+            return Math.min(ofMean, ofTail);
+        }
+
+        /** Within the target with room to spare: the limit may rise. */
+        boolean hasRoom(long targetNanos) {
+            return meanWait <= targetNanos && lateShare <= ROOM_SHARE;
+        }
     }
 
     /** The limit in force. */
