@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -17,8 +18,10 @@ import java.util.regex.Pattern;
 
 /**
  * The sample jar ({@code target/backplane-sample-app.jar}, or {@code -Dsample.jar}) run as a process
- * of its own, its output collected line by line so that a test can wait for a line. Closing it
- * ends the process (SIGTERM, then SIGKILL after 30 s).
+ * of its own, its output collected line by line so that a test can wait for a line. A wait for a
+ * line ends as soon as the process's output ends without it (a process that exits at start-up is
+ * reported at once, not after the wait's timeout). Closing it ends the process (SIGTERM, then
+ * SIGKILL after 30 s).
  */
 final class SampleProcess implements AutoCloseable {
 
@@ -27,6 +30,8 @@ final class SampleProcess implements AutoCloseable {
     private final Process process;
     private final List<String> output = new CopyOnWriteArrayList<>();
     private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
+    /** Set once the output has ended; every waiter registered by then has been completed. */
+    private volatile boolean ended;
 
     private record Waiter(Pattern pattern, CompletableFuture<Matcher> found) {}
 
@@ -61,15 +66,22 @@ final class SampleProcess implements AutoCloseable {
     Matcher await(String regex, Duration timeout) throws Exception {
         Pattern pattern = Pattern.compile(regex);
         CompletableFuture<Matcher> found = new CompletableFuture<>();
-        waiters.add(new Waiter(pattern, found));
+        Waiter waiter = new Waiter(pattern, found);
+        waiters.add(waiter);
         for (String line : output) {
-            offer(new Waiter(pattern, found), line);
+            offer(waiter, line);
+        }
+        if (ended) { // the reader may have finished before the waiter was added
+            found.completeExceptionally(new IllegalStateException("the output ended"));
         }
         try {
             return found.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new AssertionError("no line matching '" + regex + "' within " + timeout + " from process " + pid()
                     + (process.isAlive() ? "" : " (it ended: exit " + process.exitValue() + ")") + "; its output:\n" + text(), e);
+        } catch (ExecutionException e) {
+            throw new AssertionError("no line matching '" + regex + "' from process " + pid() + ": it ended"
+                    + exitStatus() + " without one; its output:\n" + text(), e);
         }
     }
 
@@ -99,7 +111,17 @@ final class SampleProcess implements AutoCloseable {
             }
         } catch (IOException e) {
             output.add("(reading the output failed: " + e + ")");
+        } finally {
+            ended = true;
+            for (Waiter waiter : waiters) {
+                waiter.found().completeExceptionally(new IllegalStateException("the output ended"));
+            }
         }
+    }
+
+    /** " (exit N)" once the process has exited, or "" if its output ended first. */
+    private String exitStatus() throws InterruptedException {
+        return process.waitFor(10, TimeUnit.SECONDS) ? " (exit " + process.exitValue() + ")" : "";
     }
 
     private static void offer(Waiter waiter, String line) {
