@@ -14,6 +14,8 @@ import io.appbackplane.internal.components.DefaultComponent;
 import io.appbackplane.internal.components.QueueWaitLimit;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.ActionAccounting;
 import io.appbackplane.internal.scheduling.AutoCpuLimit;
 import io.appbackplane.internal.scheduling.CpuBudget;
 import io.appbackplane.internal.scheduling.QuotaLedger;
@@ -43,7 +45,7 @@ import java.util.concurrent.atomic.LongAdder;
  * does not change); the snapshot's total counts are {@code Σ component counts}, not {@code Σ
  * priority counts} (a request an endpoint refused for its component's state has no priority).
  */
-public final class BackplaneCounters {
+public final class BackplaneCounters implements ActionAccounting {
 
     private final String name;
     private final BackplaneClock clock;
@@ -77,7 +79,9 @@ public final class BackplaneCounters {
     }
 
     /** Counts an action that ran in its component's, its priority's and its endpoint's counters, and tells the observers. */
-    public void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
+    @Override
+    public void actionRan(WorkObject object, ActionNode node, long queueTime, long runTime) {
+        DefaultComponent component = object.component;
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
         priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
@@ -94,9 +98,20 @@ public final class BackplaneCounters {
         }
     }
 
-    /** Whether an {@link io.appbackplane.ActionObserver} is told of every action (user code after the action's end). */
+    @Override
     public boolean hasObserver() {
         return observer != null;
+    }
+
+    /** Counts a slow action in its component's, its priority's and its endpoint's counters. */
+    @Override
+    public void slowActionRan(WorkObject object, ActionNode node) {
+        object.component.counters.slowActions.increment();
+        priorityCounters[node.priority].slowActions.increment();
+        ActionCounters endpoint = node.request.endpoint();
+        if (endpoint != null) {
+            endpoint.slowActions.increment();
+        }
     }
 
     /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
@@ -104,7 +119,7 @@ public final class BackplaneCounters {
         rejections[reason.ordinal()].increment();
     }
 
-    /** A worker (or the step driver) spent {@code nanos} completing submitters' futures after a turn. */
+    @Override
     public void futureCallbacksRan(long nanos) {
         futureCallbackNanos.add(nanos);
     }

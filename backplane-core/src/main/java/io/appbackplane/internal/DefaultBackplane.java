@@ -32,7 +32,10 @@ import io.appbackplane.internal.scheduling.PriorityInheritance;
 import io.appbackplane.internal.scheduling.QuotaLedger;
 import io.appbackplane.internal.scheduling.ReadyQueues;
 import io.appbackplane.internal.scheduling.RealTicks;
+import io.appbackplane.internal.scheduling.ActionAccounting;
+import io.appbackplane.internal.scheduling.CurrentBackplane;
 import io.appbackplane.internal.scheduling.Scheduler;
+import io.appbackplane.internal.scheduling.SchedulingHost;
 import io.appbackplane.internal.scheduling.StepDriver;
 import io.appbackplane.internal.scheduling.WorkerPool;
 import java.time.Duration;
@@ -59,7 +62,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * it is made, so requests do not go through the backplane for them; the package-private methods
  * that actions call here read final fields and delegate: nothing allocated, no lock.
  */
-public final class DefaultBackplane implements Backplane {
+public final class DefaultBackplane implements SchedulingHost {
 
     private static final int RUNNING = ShutdownSequence.RUNNING;
     private static final int STOPPED = ShutdownSequence.STOPPED;
@@ -260,7 +263,7 @@ public final class DefaultBackplane implements Backplane {
         signalAll();
     }
 
-    /** At a real tick: components with a queue-wait target adapt their admission limits (rule 19). */
+    @Override
     public void adaptLimits() {
         for (DefaultComponent component : components) {
             component.adaptLimit();
@@ -283,30 +286,49 @@ public final class DefaultBackplane implements Backplane {
 
     // ---------------------------------------------------------------- scheduling hooks
 
-    /** A CPU meter for one worker (or the step driver): thread CPU time with the system clock, see {@link CpuMeter}. */
+    @Override
+    public ActionTracer tracer() {
+        return tracer;
+    }
+
+    @Override
+    public ActionAccounting accounting() {
+        return counters;
+    }
+
+    @Override
+    public void slowAction(BackplaneListener.SlowAction slow) {
+        listeners.slowAction(slow);
+    }
+
+    @Override
     public CpuMeter newCpuMeter() {
         return new CpuMeter(cpu, measuresThreadCpu);
     }
 
+    @Override
     public Scheduler scheduler() {
         return scheduler;
     }
 
+    @Override
     public TimerService timers() {
         return timers;
     }
 
+    @Override
     public SharedReplyListeners sharedReplies() {
         return sharedReplies;
     }
 
+    @Override
     public void signalWork() {
         if (workers != null) {
             workers.signal();
         }
     }
 
-    /** Wakes every worker (a policy change, a real tick). */
+    @Override
     public void signalAll() {
         if (workers != null) {
             workers.signalAll();
@@ -333,12 +355,9 @@ public final class DefaultBackplane implements Backplane {
         return sequence.begin(drainTimeout, downTimeout);
     }
 
-    /** The backplane whose work the current thread runs (set by workers and by the step driver). */
-    public static final ThreadLocal<DefaultBackplane> CURRENT = new ThreadLocal<>();
-
     @Override
     public boolean isWorkerThread() {
-        return CURRENT.get() == this;
+        return CurrentBackplane.is(this);
     }
 
     @Override
@@ -346,7 +365,7 @@ public final class DefaultBackplane implements Backplane {
         return sequence.phase() != RUNNING;
     }
 
-    /** Whether the shutdown sweep has run (or is running): work queued now would never run. */
+    @Override
     public boolean isStopped() {
         return sequence.phase() == STOPPED;
     }

@@ -65,23 +65,13 @@ class PackageLayeringTest {
             "PendingReply -> DefaultBackplane",
             "PendingReply -> DefaultComponent",
             "PooledObjects -> DefaultComponent",
-            "RealTicks -> DefaultBackplane",
             "Request -> DefaultBackplane",
             "Request -> DefaultComponent",
             "Request -> ListenerFanOut",
-            "RunContext -> DefaultBackplane",
-            "RunContext -> DefaultComponent",
             "ScheduledTimer -> DefaultBackplane",
             "ScheduledTimer -> ShutdownSequence",
-            "Scheduler -> BackplaneCounters",
-            "Scheduler -> DefaultBackplane",
-            "Scheduler -> DefaultComponent",
-            "Scheduler -> ListenerFanOut",
-            "StepDriver -> DefaultBackplane",
-            "StepDriver -> DefaultComponent",
             "WorkObject -> DefaultComponent",
-            "WorkObject -> ReadyQueues",
-            "WorkerPool -> DefaultBackplane");
+            "WorkObject -> ReadyQueues");
 
     /** The only internal classes the public API refers to, as "API class -> internal class". */
     static final Set<String> API_ENTRY_POINTS = Set.of(

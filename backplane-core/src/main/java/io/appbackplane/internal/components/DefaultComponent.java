@@ -29,6 +29,7 @@ import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.Refusal;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.ObjectSettling;
 import io.appbackplane.internal.scheduling.ReadyQueues;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * monitor, in {@link WorkObject#enqueue}) and reaches the collaborators through final fields; it
  * allocates its request, its action node, its future if it has one, and an object for a new key.
  */
-public final class DefaultComponent implements BackplaneComponent {
+public final class DefaultComponent implements BackplaneComponent, ObjectSettling {
 
     private final DefaultBackplane backplane;
     /** The backplane's admission and counters, taken once: a request reaches each in one field read, not via the backplane. */
