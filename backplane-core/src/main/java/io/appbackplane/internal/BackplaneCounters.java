@@ -12,6 +12,7 @@ import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.components.DefaultComponent;
 import io.appbackplane.internal.components.QueueWaitLimit;
+import io.appbackplane.internal.components.RequestCounting;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
 import io.appbackplane.internal.objects.WorkObject;
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.LongAdder;
  * does not change); the snapshot's total counts are {@code Σ component counts}, not {@code Σ
  * priority counts} (a request an endpoint refused for its component's state has no priority).
  */
-public final class BackplaneCounters implements ActionAccounting {
+public final class BackplaneCounters implements ActionAccounting, RequestCounting {
 
     private final String name;
     private final BackplaneClock clock;
@@ -74,6 +75,7 @@ public final class BackplaneCounters implements ActionAccounting {
         }
     }
 
+    @Override
     public ActionCounters priority(int priority) {
         return priorityCounters[priority];
     }
@@ -114,7 +116,7 @@ public final class BackplaneCounters implements ActionAccounting {
         }
     }
 
-    /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
+    @Override
     public void countRejection(Reason reason) {
         rejections[reason.ordinal()].increment();
     }
