@@ -51,9 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DefaultComponent implements BackplaneComponent, ObjectSettling {
 
-    /** As {@link #host}, for the classes of {@code internal.objects}, which reach the backplane through {@link #backplaneImpl}. */
+    /** Seen as a {@link ComponentHost} by this package ({@link #host}); as itself by {@code internal.objects} ({@link #backplaneImpl}). */
     private final DefaultBackplane backplane;
-    private final ComponentHost host;
     /** The backplane's admission, taken once: a finishing request reaches it in one field read, not via the backplane. */
     private final TotalAdmission backplaneAdmission;
     private final String name;
@@ -72,7 +71,6 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
 
     public DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
         this.backplane = backplane;
-        this.host = backplane;
         this.backplaneAdmission = backplane.totalAdmission();
         this.name = spec.name();
         this.ready = ready;
@@ -114,12 +112,12 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
 
     /** The backplane, as what this component and its collaborators need of it. */
     ComponentHost host() {
-        return host;
+        return backplane;
     }
 
     /** Why a dropped action's trace ended: the backplane shut down before it ran. */
     public BackplaneShutdownException shutDownBeforeItRan() {
-        return new BackplaneShutdownException("backplane '" + host.name() + "' shut down before the action on"
+        return new BackplaneShutdownException("backplane '" + backplane.name() + "' shut down before the action on"
                 + " component '" + name + "' ran");
     }
 
