@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rule 5, last sentence (issue 13, defect 2): each period is charged only the running time inside
+ * Rule 5, last sentence: each period is charged only the running time inside
  * it. An action that runs across a real tick charges the part before the tick to the old period and
  * the rest to the new one. Step mode on a manual clock, so every instant is exact: limit 0.5 core,
  * period 1 s (500 ms of budget per period), the default 10 budget slices.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rules 7 and 9 with real workers (issue 13, defect 1): an object's old ready entry, left behind
+ * Rules 7 and 9 with real workers: an object's old ready entry, left behind
  * when its priority rises or its queued work is cancelled, is no work. Idle workers park, use no
  * CPU, and the entry keeps nothing reachable.
  */

@@ -17,12 +17,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Any {@link CompletionStage} works as a reply, whatever its class (issue 29, defect 1): the JDK's
+ * Any {@link CompletionStage} works as a reply, whatever its class: the JDK's
  * minimal stages ({@code completedStage}, {@code failedStage}, {@code minimalCompletionStage}) are
  * {@code CompletableFuture} subclasses whose non-stage methods ({@code isDone}, ...) throw, so the
- * backplane may use only {@code CompletionStage} methods on a reply. Before, once any wait had timed
- * out on a pending stage, a wait on a minimal stage was handed {@code UnsupportedOperationException}
- * instead of its value.
+ * backplane may use only {@code CompletionStage} methods on a reply. Otherwise, once any wait had
+ * timed out on a pending stage, a wait on a minimal stage would be handed {@code
+ * UnsupportedOperationException} instead of its value.
  */
 class ReplyStageClassTest {
 

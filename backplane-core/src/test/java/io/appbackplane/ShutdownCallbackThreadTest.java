@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No caller's callback runs on the backplane's timer thread, also when a shutdown deadline fails
- * queued requests (issue 29, defect 3): a callback that blocks there would hold up real ticks, reply
- * timeouts and the next shutdown deadline itself. Before, the drain deadline completed the failed
- * futures on {@code backplane-<name>-timer}, so a callback blocked there kept the backplane from
- * ever reaching its DOWN deadline.
+ * queued requests: a callback that blocks there would hold up real ticks, reply timeouts and the
+ * next shutdown deadline itself. Were the drain deadline to complete the failed futures on {@code
+ * backplane-<name>-timer}, a callback blocked there would keep the backplane from ever reaching its
+ * DOWN deadline.
  */
 class ShutdownCallbackThreadTest {
 

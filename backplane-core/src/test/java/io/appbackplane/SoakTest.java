@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A randomized soak (issue 7): many producers, random keys and priorities, replies with and without
+ * A randomized soak: many producers, random keys and priorities, replies with and without
  * timeouts (some never arrive), throwing actions, timers, worker resizing, quota and CPU-limit
  * changes while running. Afterwards every accepted request finished exactly once (completed, or
  * failed with a reported cause), per-key order held, every future completed, and the statistics add

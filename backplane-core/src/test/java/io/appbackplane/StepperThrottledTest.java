@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The step driver under a CPU limit (issue 13, "one path"): when work waits only for CPU budget a
+ * The step driver under a CPU limit, on the workers' own decision path: when work waits only for CPU budget a
  * step says THROTTLED, never IDLE, also in the middle of a turn of several actions, and says when
  * the budget comes back. Limit 0.5 core, period 1 s, 10 slices: 50 ms more budget every 100 ms.
  */

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * User code that throws after a request was admitted (a key's {@code hashCode} or {@code equals},
  * the clock) un-counts the request and fails it with the cause, which the submitter gets thrown:
- * nothing stays counted that will never finish (issue 29, defect 2). Before, the request stayed in
- * {@code outstanding} for good: the component's limit was one smaller and shutdown waited out its
- * drain and DOWN timeouts.
+ * nothing stays counted that will never finish. A request left in {@code outstanding} would stay
+ * there for good: its component's limit one smaller, and shutdown waiting out its drain and DOWN
+ * timeouts.
  */
 class ThrowAfterAdmissionTest {
 

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rules 11 and 13 together (issue 13, defect 4): a timer whose component is at its operation limit
+ * Rules 11 and 13 together: a timer whose component is at its operation limit
  * skips the firing and goes on; the component's make-room hook is never run by the thread that
  * fires timers (that thread also fires real ticks and reply timeouts), so a hook that throws cannot
  * kill a timer. Step mode on a manual clock: timers fire inside {@code advance}.

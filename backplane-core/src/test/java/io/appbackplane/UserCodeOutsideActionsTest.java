@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rule 15 with real workers (issue 13, defect 5): user code that runs around an action rather than
+ * Rule 15 with real workers: user code that runs around an action rather than
  * in it (an object key's or a result's {@code toString()}, used in log and error messages) cannot
  * wedge its object in RUNNING, and a worker that dies of an error is replaced and counted.
  */

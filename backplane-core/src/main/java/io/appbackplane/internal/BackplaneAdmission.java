@@ -6,6 +6,7 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.components.AdmissionCounter;
 import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.TotalAdmission;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.WorkObject;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * past the closed check); {@code waiting = Σ component waiting}. Both checked by {@link
  * #checkInvariants} on a quiescent backplane.
  */
-public final class BackplaneAdmission {
+public final class BackplaneAdmission implements TotalAdmission {
 
     private static final int RUNNING = ShutdownSequence.RUNNING;
     private static final int STOPPED = ShutdownSequence.STOPPED;
@@ -46,6 +47,7 @@ public final class BackplaneAdmission {
      * reads the state again, so shutdown (which sets DRAINING, then reads the total) never misses a
      * request that got past the closed check (class comment).
      */
+    @Override
     public void admit(DefaultComponent component, Request request) {
         checkOpen(component, request); // a closed backplane says so, even when it is also at its limit
         if (request.isSystem()) {
@@ -86,6 +88,7 @@ public final class BackplaneAdmission {
     }
 
     /** Undoes {@link #admit} for a request the component then rejected. */
+    @Override
     public void unadmit() {
         outstanding.finish();
         sequence.progress();
@@ -96,6 +99,7 @@ public final class BackplaneAdmission {
      * drained); {@code slot}: the finishing thread's {@link WorkerThread#currentSlot()}, read once
      * by the caller for all the counters a finish touches.
      */
+    @Override
     public void requestFinished(Request request, boolean success, boolean byShutdown, int slot) {
         counters.priority(request.priority()).finished(slot, success);
         if (!byShutdown) {
@@ -119,6 +123,7 @@ public final class BackplaneAdmission {
         return waiting.get();
     }
 
+    @Override
     public void waitingChanged(int delta) {
         waiting.addAndGet(delta);
     }

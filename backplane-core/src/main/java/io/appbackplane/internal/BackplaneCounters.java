@@ -12,8 +12,11 @@ import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.components.DefaultComponent;
 import io.appbackplane.internal.components.QueueWaitLimit;
+import io.appbackplane.internal.components.RequestCounting;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.ActionAccounting;
 import io.appbackplane.internal.scheduling.AutoCpuLimit;
 import io.appbackplane.internal.scheduling.CpuBudget;
 import io.appbackplane.internal.scheduling.QuotaLedger;
@@ -43,7 +46,7 @@ import java.util.concurrent.atomic.LongAdder;
  * does not change); the snapshot's total counts are {@code Σ component counts}, not {@code Σ
  * priority counts} (a request an endpoint refused for its component's state has no priority).
  */
-public final class BackplaneCounters {
+public final class BackplaneCounters implements ActionAccounting, RequestCounting {
 
     private final String name;
     private final BackplaneClock clock;
@@ -72,12 +75,15 @@ public final class BackplaneCounters {
         }
     }
 
+    @Override
     public ActionCounters priority(int priority) {
         return priorityCounters[priority];
     }
 
     /** Counts an action that ran in its component's, its priority's and its endpoint's counters, and tells the observers. */
-    public void actionRan(DefaultComponent component, ActionNode node, long queueTime, long runTime) {
+    @Override
+    public void actionRan(WorkObject object, ActionNode node, long queueTime, long runTime) {
+        DefaultComponent component = object.component;
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
         priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
@@ -94,17 +100,28 @@ public final class BackplaneCounters {
         }
     }
 
-    /** Whether an {@link io.appbackplane.ActionObserver} is told of every action (user code after the action's end). */
+    @Override
     public boolean hasObserver() {
         return observer != null;
     }
 
-    /** Counts a rejection by its reason; on the rejecting (caller's) thread, never on the action path. */
+    /** Counts a slow action in its component's, its priority's and its endpoint's counters. */
+    @Override
+    public void slowActionRan(WorkObject object, ActionNode node) {
+        object.component.counters.slowActions.increment();
+        priorityCounters[node.priority].slowActions.increment();
+        ActionCounters endpoint = node.request.endpoint();
+        if (endpoint != null) {
+            endpoint.slowActions.increment();
+        }
+    }
+
+    @Override
     public void countRejection(Reason reason) {
         rejections[reason.ordinal()].increment();
     }
 
-    /** A worker (or the step driver) spent {@code nanos} completing submitters' futures after a turn. */
+    @Override
     public void futureCallbacksRan(long nanos) {
         futureCallbackNanos.add(nanos);
     }

@@ -9,7 +9,6 @@ import io.appbackplane.BackplaneListener;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.BackplaneRejectedException;
-import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ComponentState;
@@ -17,7 +16,11 @@ import io.appbackplane.CpuLimit;
 import io.appbackplane.PublishResult;
 import io.appbackplane.Stepper;
 import io.appbackplane.internal.base.TimerService;
+import io.appbackplane.internal.components.ComponentHost;
 import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.LiveTimers;
+import io.appbackplane.internal.components.RequestCounting;
+import io.appbackplane.internal.components.TotalAdmission;
 import io.appbackplane.internal.components.LinkedModules;
 import io.appbackplane.internal.components.ModuleDriver;
 import io.appbackplane.internal.components.Topics;
@@ -32,6 +35,9 @@ import io.appbackplane.internal.scheduling.PriorityInheritance;
 import io.appbackplane.internal.scheduling.QuotaLedger;
 import io.appbackplane.internal.scheduling.ReadyQueues;
 import io.appbackplane.internal.scheduling.RealTicks;
+import io.appbackplane.internal.scheduling.ActionAccounting;
+import io.appbackplane.internal.scheduling.CurrentBackplane;
+import io.appbackplane.internal.scheduling.SchedulingHost;
 import io.appbackplane.internal.scheduling.Scheduler;
 import io.appbackplane.internal.scheduling.StepDriver;
 import io.appbackplane.internal.scheduling.WorkerPool;
@@ -41,37 +47,33 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The backplane: the {@link Backplane} API, and the wiring of its scheduler, workers, timers,
  * components and the collaborators that own its backplane-wide state: {@link BackplaneAdmission}
  * (admission, the outstanding and waiting totals), {@link RealTicks}, {@link ShutdownSequence}
- * (RUNNING → DRAINING → GOING_DOWN → STOPPED), {@link BackplaneCounters} (counters, statistics) and
- * {@link ListenerFanOut}. Not API: use {@link Backplane}.
+ * (RUNNING → DRAINING → GOING_DOWN → STOPPED), {@link BackplaneCounters} (counters, statistics),
+ * {@link ListenerFanOut}, {@link ComponentRegistry} (the components by name, its own first) and
+ * {@link LivePolicy} (the policy, replaced whole by the setters). Not API: use {@link Backplane}.
  *
- * <p>It keeps the components by name (unique; its own component first), the policy (replaced whole
- * by the setters, under this object's monitor), and the workers, timer service and offload
- * executor, which stop together at the end of shutdown. A component takes its references to the
- * collaborators it calls for every request ({@link BackplaneAdmission}, {@link BackplaneCounters},
- * the {@link ShutdownSequence} its timers register with) from this object's final fields once, when
- * it is made, so requests do not go through the backplane for them; the package-private methods
- * that actions call here read final fields and delegate: nothing allocated, no lock.
+ * <p>The layers below see it only as what they need of it: {@link SchedulingHost} (workers, the
+ * step driver, run contexts, real ticks) and {@link ComponentHost} (components and their
+ * collaborators). A component takes its references to the collaborators it calls for every request
+ * ({@link ComponentHost#totalAdmission}, {@link ComponentHost#requestCounting}, the {@link
+ * ComponentHost#liveTimers} its timers register with) once, when it is made, so requests do not go
+ * through the backplane for them; the methods that actions call here read final fields and
+ * delegate: nothing allocated, no lock. The workers, timer service and offload executor stop
+ * together at the end of shutdown.
  */
-public final class DefaultBackplane implements Backplane {
+public final class DefaultBackplane implements ComponentHost {
 
     private static final int RUNNING = ShutdownSequence.RUNNING;
     private static final int STOPPED = ShutdownSequence.STOPPED;
 
     private final String name;
     private final BackplaneClock clock;
-    /**
-     * Replaced whole when threads, a quota or the CPU limit change; its priorities and admission
-     * reserve never change (components keep rule 11's thresholds computed from them, see {@link
-     * ComponentAdmission}).
-     */
-    private volatile BackplanePolicy policy;
+    /** The policy, replaced whole by the setters. */
+    private final LivePolicy policy;
     private final ReadyQueues ready;
     private final QuotaLedger quotas;
     private final CpuBudget cpu;
@@ -88,8 +90,7 @@ public final class DefaultBackplane implements Backplane {
     public final ActionTracer tracer;
     /** Counted on every action's and request's path (the scheduler and the components keep their own references). */
     public final BackplaneCounters counters;
-    private final CopyOnWriteArrayList<DefaultComponent> components = new CopyOnWriteArrayList<>();
-    private final ConcurrentHashMap<String, DefaultComponent> componentsByName = new ConcurrentHashMap<>();
+    private final ComponentRegistry components;
     /** The shutdown phases; also tracks the components' live timers, which it cancels. */
     public final ShutdownSequence sequence = new ShutdownSequence(this);
     /** Admission, the outstanding and waiting totals (components keep their own reference: one field read less per request). */
@@ -105,7 +106,7 @@ public final class DefaultBackplane implements Backplane {
             List<BackplaneListener> listeners, List<ActionObserver> observers, ActionTracer tracer) {
         this.name = name;
         this.clock = clock;
-        this.policy = policy;
+        this.components = new ComponentRegistry(name);
         this.listeners = new ListenerFanOut(name, listeners);
         ActionObserver observer = ObservedActions.compose(observers);
         this.tracer = tracer;
@@ -125,9 +126,9 @@ public final class DefaultBackplane implements Backplane {
             timers.stop();
             throw e;
         }
+        this.policy = new LivePolicy(policy, quotas, cpu, clock, workers);
         this.self = new DefaultComponent(this, ComponentSpec.named(name), ready);
         components.add(self);
-        componentsByName.put(name, self);
         PriorityInheritance.register(ready);
         this.realTicks = new RealTicks(this, quotas, cpu, timers);
         realTicks.start(now);
@@ -151,7 +152,7 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public BackplanePolicy policy() {
-        return policy;
+        return policy.current();
     }
 
     @Override
@@ -167,22 +168,18 @@ public final class DefaultBackplane implements Backplane {
                     "backplane '" + name + "' is shut down; cannot install component '" + spec.name() + "'");
         }
         DefaultComponent component = new DefaultComponent(this, spec, ready);
-        if (componentsByName.putIfAbsent(spec.name(), component) != null) {
-            throw new IllegalArgumentException("backplane '" + name + "' already has a component named '" + spec.name()
-                    + "'; component names must be unique within a backplane (its own component has the backplane's name)");
-        }
         components.add(component);
         return component;
     }
 
     @Override
     public Optional<BackplaneComponent> component(String componentName) {
-        return Optional.ofNullable(componentsByName.get(componentName));
+        return components.find(componentName);
     }
 
     @Override
     public Collection<BackplaneComponent> components() {
-        return List.copyOf(components);
+        return List.copyOf(components.all());
     }
 
     @Override
@@ -208,12 +205,38 @@ public final class DefaultBackplane implements Backplane {
         return topics.publish(topic, event);
     }
 
+    @Override
     public Topics topics() {
         return topics;
     }
 
     /** The other backplanes whose components this one's may depend on (docs/scheduling.md, modules and states), set by {@link #link}. */
-    public volatile List<DefaultBackplane> linked = List.of();
+    private volatile List<ComponentHost> linked = List.of();
+
+    @Override
+    public List<ComponentHost> linked() {
+        return linked;
+    }
+
+    @Override
+    public void linkTo(List<ComponentHost> others) {
+        linked = List.copyOf(others);
+    }
+
+    @Override
+    public TotalAdmission totalAdmission() {
+        return admission;
+    }
+
+    @Override
+    public RequestCounting requestCounting() {
+        return counters;
+    }
+
+    @Override
+    public LiveTimers liveTimers() {
+        return sequence;
+    }
 
     /**
      * Links {@code backplanes} to each other: the components of each may depend on those of the
@@ -225,46 +248,29 @@ public final class DefaultBackplane implements Backplane {
         LinkedModules.link(backplanes);
     }
 
-    /** The backplane's own component first, then the installed ones in installation order. */
+    @Override
     public List<DefaultComponent> componentsIncludingSelf() {
-        return List.copyOf(components);
+        return components.all();
     }
 
     @Override
-    public synchronized void setThreads(int threads) {
-        if (threads < 1 || threads > BackplanePolicy.MAX_THREADS) {
-            throw new IllegalArgumentException(
-                    "threads = " + threads + " is invalid; allowed: 1.." + BackplanePolicy.MAX_THREADS);
-        }
-        policy = policy.toBuilder().threads(threads).build();
-        if (workers != null) {
-            workers.setThreads(threads);
-        }
+    public void setThreads(int threads) {
+        policy.setThreads(threads);
     }
 
     @Override
-    public synchronized void setQuota(int priority, int quota) {
-        policy = policy.toBuilder().quota(policy.checkPriority(priority), quota).build(); // validates
-        quotas.setQuota(priority, quota);
-        signalAll();
+    public void setQuota(int priority, int quota) {
+        policy.setQuota(priority, quota);
     }
 
     @Override
-    public synchronized void setCpuLimit(CpuLimit cpuLimit) {
-        Objects.requireNonNull(cpuLimit, "cpuLimit must not be null");
-        policy = policy.toBuilder().cpuLimit(cpuLimit).build();
-        cpu.setLimit(cpuLimit, clock.nanoTime());
-        if (!cpu.isLimited()) {
-            cpu.resumed(clock.nanoTime()); // nothing waits for budget any more: close an open throttled interval
-        }
-        signalAll();
+    public void setCpuLimit(CpuLimit cpuLimit) {
+        policy.setCpuLimit(cpuLimit);
     }
 
-    /** At a real tick: components with a queue-wait target adapt their admission limits (rule 19). */
+    @Override
     public void adaptLimits() {
-        for (DefaultComponent component : components) {
-            component.adaptLimit();
-        }
+        components.adaptLimits();
     }
 
     @Override
@@ -283,30 +289,49 @@ public final class DefaultBackplane implements Backplane {
 
     // ---------------------------------------------------------------- scheduling hooks
 
-    /** A CPU meter for one worker (or the step driver): thread CPU time with the system clock, see {@link CpuMeter}. */
+    @Override
+    public ActionTracer tracer() {
+        return tracer;
+    }
+
+    @Override
+    public ActionAccounting accounting() {
+        return counters;
+    }
+
+    @Override
+    public void slowAction(BackplaneListener.SlowAction slow) {
+        listeners.slowAction(slow);
+    }
+
+    @Override
     public CpuMeter newCpuMeter() {
         return new CpuMeter(cpu, measuresThreadCpu);
     }
 
+    @Override
     public Scheduler scheduler() {
         return scheduler;
     }
 
+    @Override
     public TimerService timers() {
         return timers;
     }
 
+    @Override
     public SharedReplyListeners sharedReplies() {
         return sharedReplies;
     }
 
+    @Override
     public void signalWork() {
         if (workers != null) {
             workers.signal();
         }
     }
 
-    /** Wakes every worker (a policy change, a real tick). */
+    @Override
     public void signalAll() {
         if (workers != null) {
             workers.signalAll();
@@ -333,12 +358,9 @@ public final class DefaultBackplane implements Backplane {
         return sequence.begin(drainTimeout, downTimeout);
     }
 
-    /** The backplane whose work the current thread runs (set by workers and by the step driver). */
-    public static final ThreadLocal<DefaultBackplane> CURRENT = new ThreadLocal<>();
-
     @Override
     public boolean isWorkerThread() {
-        return CURRENT.get() == this;
+        return CurrentBackplane.is(this);
     }
 
     @Override
@@ -346,7 +368,7 @@ public final class DefaultBackplane implements Backplane {
         return sequence.phase() != RUNNING;
     }
 
-    /** Whether the shutdown sweep has run (or is running): work queued now would never run. */
+    @Override
     public boolean isStopped() {
         return sequence.phase() == STOPPED;
     }
@@ -354,12 +376,6 @@ public final class DefaultBackplane implements Backplane {
     @Override
     public void close() {
         sequence.close(workers);
-    }
-
-    /** Why a dropped action's trace ended: its backplane shut down before it ran. */
-    public static BackplaneShutdownException shutDownBeforeItRan(DefaultComponent component) {
-        return new BackplaneShutdownException("backplane '" + component.backplane().name() + "' shut down before the action on"
-                + " component '" + component.name() + "' ran");
     }
 
     /**
@@ -379,12 +395,12 @@ public final class DefaultBackplane implements Backplane {
 
     @Override
     public BackplaneStatistics statistics() {
-        return counters.snapshot(policy, workers, realTicks, admission, components);
+        return counters.snapshot(policy.current(), workers, realTicks, admission, components.all());
     }
 
     /** Checks every object's invariants and the backplane totals ({@link BackplaneAdmission}); for tests, when quiescent. */
     void checkInvariants() {
-        admission.checkInvariants(components);
+        admission.checkInvariants(components.all());
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.appbackplane.ComponentState;
 import io.appbackplane.internal.base.FutureCompletions;
 import io.appbackplane.internal.base.TimerService;
 import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.components.LiveTimers;
 import io.appbackplane.internal.components.ScheduledTimer;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
@@ -59,7 +60,7 @@ import java.util.concurrent.atomic.LongAdder;
  * thread (a caller of {@code shutdown} or {@code close}, a worker finishing the last request, a
  * {@code ManualClock}'s caller) they are completed in place.
  */
-public final class ShutdownSequence {
+public final class ShutdownSequence implements LiveTimers {
 
     /** Admitting work; the initial phase. */
     static final int RUNNING = 0;
@@ -159,7 +160,7 @@ public final class ShutdownSequence {
         }
     }
 
-    /** Tracks a timer a component started; cancels it at once if shutdown has begun. */
+    @Override
     public void timerStarted(ScheduledTimer timer) {
         liveTimers.add(timer);
         if (phase.get() != RUNNING) {
@@ -167,7 +168,7 @@ public final class ShutdownSequence {
         }
     }
 
-    /** Forgets a timer that is over (fired once, exhausted, cancelled). */
+    @Override
     public void timerCancelled(ScheduledTimer timer) {
         liveTimers.remove(timer);
     }
@@ -266,7 +267,7 @@ public final class ShutdownSequence {
                     request.abandon(futures);
                 }
                 if (dropped != null) {
-                    ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(component));
+                    ObservedActions.dropped(backplane.tracer, dropped, component::shutDownBeforeItRan);
                 }
             }
         }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Replies racing their timeouts on real threads (issue 13, defect 8): two workers, the system
+ * Replies racing their timeouts on real threads: two workers, the system
  * clock's timer thread firing 1 ms timeouts, and a replier thread completing each reply at
  * whatever moment it gets to it (before the wait is registered, during it, or after its timeout).
  * Every request's handler runs exactly once, with the reply or a {@link ReplyTimeoutException};

@@ -3,9 +3,6 @@ package io.appbackplane.internal.components;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.ComponentSpec;
-import io.appbackplane.internal.BackplaneAdmission;
-import io.appbackplane.internal.BackplaneCounters;
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.objects.Request;
 
@@ -31,10 +28,10 @@ import io.appbackplane.internal.objects.Request;
 final class ComponentAdmission {
 
     private final DefaultComponent component;
-    private final DefaultBackplane backplane;
+    private final ComponentHost backplane;
     /** The backplane's admission and counters, taken once: admitting reaches them in one field read. */
-    private final BackplaneAdmission backplaneAdmission;
-    private final BackplaneCounters backplaneCounters;
+    private final TotalAdmission backplaneAdmission;
+    private final RequestCounting backplaneCounters;
     private final ComponentSpec.MakeRoom makeRoom;
     private final ActionCounters counters;
     /** Requests accepted and not finished, under the operation limit. */
@@ -44,11 +41,11 @@ final class ComponentAdmission {
     /** The outstanding-operation limit and rule 11's thresholds of it; replaced whole when it changes. */
     private volatile AdmissionThresholds thresholds;
 
-    ComponentAdmission(DefaultComponent component, DefaultBackplane backplane, ComponentSpec spec, ActionCounters counters) {
+    ComponentAdmission(DefaultComponent component, ComponentHost backplane, ComponentSpec spec, ActionCounters counters) {
         this.component = component;
         this.backplane = backplane;
-        this.backplaneAdmission = backplane.admission;
-        this.backplaneCounters = backplane.counters;
+        this.backplaneAdmission = backplane.totalAdmission();
+        this.backplaneCounters = backplane.requestCounting();
         this.makeRoom = spec.makeRoom();
         this.counters = counters;
         this.admissionReserve = spec.admissionReserve().orElse(backplane.policy().admissionReserve());

@@ -57,7 +57,7 @@ final class ComponentEndpoints {
             throw new IllegalArgumentException("endpoint " + endpoint + " does not belong to component '" + component.name()
                     + "'; allowed: an endpoint registered with this component's endpoint(...)");
         }
-        return component.backplaneImpl().topics().subscribe(topic, eventType, own);
+        return component.host().topics().subscribe(topic, eventType, own);
     }
 
     /** Each endpoint's statistics, by name. */

@@ -4,8 +4,6 @@ import io.appbackplane.Action;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.TimerHandle;
 import io.appbackplane.TimerSpec;
-import io.appbackplane.internal.DefaultBackplane;
-import io.appbackplane.internal.ShutdownSequence;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,15 +25,15 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ComponentTimers {
 
     private final DefaultComponent component;
-    private final DefaultBackplane backplane;
+    private final ComponentHost backplane;
     /** Where every timer is registered before it starts (it cancels the live ones when shutdown begins). */
-    private final ShutdownSequence sequence;
+    private final LiveTimers sequence;
     private final ConcurrentHashMap<String, TimerEndpoint> endpoints = new ConcurrentHashMap<>();
 
-    ComponentTimers(DefaultComponent component, DefaultBackplane backplane) {
+    ComponentTimers(DefaultComponent component, ComponentHost backplane) {
         this.component = component;
         this.backplane = backplane;
-        this.sequence = backplane.sequence;
+        this.sequence = backplane.liveTimers();
     }
 
     TimerHandle schedule(Object key, int priority, Duration delay, Action<?> action) {

@@ -6,6 +6,7 @@ import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplaneRejectedException.Reason;
 import io.appbackplane.BackplaneRejectedException;
+import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ComponentState;
 import io.appbackplane.ComponentStatistics;
@@ -16,22 +17,16 @@ import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.TimerHandle;
 import io.appbackplane.TimerSpec;
-import io.appbackplane.internal.BackplaneAdmission;
-import io.appbackplane.internal.BackplaneCounters;
 import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.WorkerThread;
-import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.AfterAction;
 import io.appbackplane.internal.objects.KeyedObjects;
-import io.appbackplane.internal.objects.ObservedActions;
-import io.appbackplane.internal.objects.ReadyEntry;
-import io.appbackplane.internal.objects.Refusal;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.WorkObject;
+import io.appbackplane.internal.scheduling.ObjectSettling;
 import io.appbackplane.internal.scheduling.ReadyQueues;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -40,8 +35,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A component: the dispatch of its requests in the caller's thread (scheduling rule 10), its counts
- * and statistics. The rest is delegated to one collaborator per job: {@link KeyedObjects} (the
+ * A component: the {@link BackplaneComponent} API, its counts and statistics. The rest is delegated
+ * to one collaborator per job: {@link RequestDispatch} (the dispatch of its requests in the caller's
+ * thread; scheduling rule 10), {@link KeyedObjects} (the
  * key-to-object table, pins, release; rule 16), {@link ComponentAdmission} (the
  * outstanding-operation limit and rejections; rule 11), {@link ComponentTimers} (timers and timer
  * endpoints; rule 13), {@link ModuleState} (the module state and its transitions) and {@link
@@ -51,16 +47,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its entering and leaving WAITING through {@link #waitingChanged}); every accepted request finishes
  * exactly once, through {@link #requestFinished} (see {@link Request}).
  *
- * <p>Thread-safe: any thread may submit. A dispatch takes no lock of its own (only its object's
- * monitor, in {@link WorkObject#enqueue}) and reaches the collaborators through final fields; it
- * allocates its request, its action node, its future if it has one, and an object for a new key.
+ * <p>Thread-safe: any thread may submit; the collaborators are reached through final fields.
  */
-public final class DefaultComponent implements BackplaneComponent {
+public final class DefaultComponent implements BackplaneComponent, ObjectSettling {
 
+    /** Seen as a {@link ComponentHost} by this package ({@link #host}); as itself by {@code internal.objects} ({@link #backplaneImpl}). */
     private final DefaultBackplane backplane;
-    /** The backplane's admission and counters, taken once: a request reaches each in one field read, not via the backplane. */
-    private final BackplaneAdmission backplaneAdmission;
-    private final BackplaneCounters backplaneCounters;
+    /** The backplane's admission, taken once: a finishing request reaches it in one field read, not via the backplane. */
+    private final TotalAdmission backplaneAdmission;
     private final String name;
     /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
     public final ReadyQueues ready;
@@ -71,17 +65,18 @@ public final class DefaultComponent implements BackplaneComponent {
     final ComponentTimers timers;
     final ModuleState module;
     private final ComponentEndpoints endpoints;
+    private final RequestDispatch requests;
     /** Adapts the admission limit to the component's queue-wait target; null without a target. */
     public final QueueWaitLimit queueWaitLimit;
 
     public DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
         this.backplane = backplane;
-        this.backplaneAdmission = backplane.admission;
-        this.backplaneCounters = backplane.counters;
+        this.backplaneAdmission = backplane.totalAdmission();
         this.name = spec.name();
         this.ready = ready;
         this.keyedObjects = new KeyedObjects(this, spec.idleObjectRetention());
         this.admission = new ComponentAdmission(this, backplane, spec, counters);
+        this.requests = new RequestDispatch(this, backplane, counters, admission, keyedObjects);
         this.timers = new ComponentTimers(this, backplane);
         this.module = new ModuleState(this, spec.dependencies(), spec.hooks());
         this.endpoints = new ComponentEndpoints(this);
@@ -115,13 +110,24 @@ public final class DefaultComponent implements BackplaneComponent {
         return backplane;
     }
 
+    /** The backplane, as what this component and its collaborators need of it. */
+    ComponentHost host() {
+        return backplane;
+    }
+
+    /** Why a dropped action's trace ended: the backplane shut down before it ran. */
+    public BackplaneShutdownException shutDownBeforeItRan() {
+        return new BackplaneShutdownException("backplane '" + backplane.name() + "' shut down before the action on"
+                + " component '" + name + "' ran");
+    }
+
     // ---------------------------------------------------------------- dispatch (rule 10)
 
     @Override
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> submit(Object key, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        dispatch(null, request(key, priority, future, null, null, false), action);
+        requests.dispatch(null, requests.request(key, priority, future, null, null, false), action);
         return (CompletableFuture<T>) future;
     }
 
@@ -129,107 +135,34 @@ public final class DefaultComponent implements BackplaneComponent {
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        dispatch(object, request(object.key, priority, future, null, null, false), action);
+        requests.dispatch(object, requests.request(object.key, priority, future, null, null, false), action);
         return (CompletableFuture<T>) future;
     }
 
     /** Executes on a pinned object (a pool's): no key lookup, no future. */
     public void executeOn(WorkObject object, int priority, Action<?> action) {
-        dispatch(object, request(object.key, priority, null, null, null, false), action);
+        requests.dispatch(object, requests.request(object.key, priority, null, null, null, false), action);
     }
 
     /** An endpoint's request: to {@code pinned} (a pool member) or the object for {@code key}. */
     void dispatchFor(DefaultEndpoint<?, ?> endpoint, WorkObject pinned, Object key, int priority, Action<?> action,
             CompletableFuture<Object> future) {
         Object target = pinned != null ? pinned.key : key;
-        dispatch(pinned, request(target, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
+        requests.dispatch(pinned, requests.request(target, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
     }
 
     @Override
     public void execute(Object key, int priority, Action<?> action) {
-        dispatch(null, request(key, priority, null, null, null, false), action);
+        requests.dispatch(null, requests.request(key, priority, null, null, null, false), action);
     }
 
     void dispatchTimerFiring(Object key, int priority, Action<?> action, ScheduledTimer timer) {
-        dispatch(null, request(key, priority, null, timer, null, false), action);
+        requests.dispatch(null, requests.request(key, priority, null, timer, null, false), action);
     }
 
     /** A state transition ({@link ModuleState}): a system request at priority 0 on the component's own object. */
     void dispatchTransition(Action<?> action, CompletableFuture<Object> done) {
-        dispatch(null, request(COMPONENT_KEY, 0, done, null, null, true), action);
-    }
-
-    private Request request(Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
-            ActionCounters endpoint, boolean system) {
-        Objects.requireNonNull(key, "object key must not be null");
-        // Checked here, before the request exists: a Request holds only a valid priority (in 16 bits).
-        int checked = backplane.policy().checkPriority(priority);
-        return new Request(this, key, checked, future, timer, endpoint, system);
-    }
-
-    /**
-     * Admits a request and queues its first action, in the caller's thread (rule 10).
-     *
-     * <p>Whatever throws between admission and the object accepting the action (the key's {@code
-     * hashCode} or {@code equals}, the clock, an allocation) un-counts the request and counts it as
-     * failed ({@link Request#failUnqueued}), and the failure is thrown to the caller: nothing stays
-     * counted that will never finish.
-     *
-     * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
-     */
-    private void dispatch(WorkObject pinned, Request request, Action<?> action) {
-        Objects.requireNonNull(action, "action must not be null");
-        int priority = request.priority(); // checked when the request was made
-        counters.submitted.increment();
-        backplaneCounters.priority(priority).submitted.increment();
-        ActionCounters endpoint = request.endpoint();
-        if (endpoint != null) {
-            endpoint.submitted.increment();
-        }
-        admission.admit(request);
-        ActionNode node = null;
-        WorkObject object;
-        WorkObject.Enqueued offered;
-        try {
-            node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
-            if (backplane.tracer != null) {
-                node.trace = ObservedActions.queued(backplane.tracer, this, priority);
-            }
-            while (true) {
-                object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
-                offered = object.enqueue(node);
-                if (offered != Refusal.RELEASED) {
-                    break;
-                }
-                keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
-                pinned = null; // a handle released while we dispatched: the key's current object serves
-            }
-        } catch (RuntimeException | Error e) {
-            request.failUnqueued();
-            if (node != null && node.trace != null) {
-                ObservedActions.dropped(backplane.tracer, List.of(node), () -> e);
-            }
-            throw e;
-        }
-        if (offered == Refusal.ABANDONED) {
-            request.abandon();
-            if (node.trace != null) {
-                ObservedActions.dropped(backplane.tracer, List.of(node), () -> DefaultBackplane.shutDownBeforeItRan(this));
-            }
-        } else if (offered instanceof ReadyEntry entry) {
-            backplane.scheduler().push(entry);
-        }
-        if (backplane.isStopped()) {
-            // Admitted before shutdown, queued after its sweep (which may have missed this object):
-            // fail what the object holds, as the sweep would have, so no request stays pending.
-            List<ActionNode> dropped = backplane.tracer != null ? new ArrayList<>() : null;
-            for (Request left : object.abandon(dropped)) {
-                left.abandon();
-            }
-            if (dropped != null) {
-                ObservedActions.dropped(backplane.tracer, dropped, () -> DefaultBackplane.shutDownBeforeItRan(this));
-            }
-        }
+        requests.dispatch(null, requests.request(COMPONENT_KEY, 0, done, null, null, true), action);
     }
 
     @Override

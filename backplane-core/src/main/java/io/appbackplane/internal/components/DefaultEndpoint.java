@@ -102,7 +102,7 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
         if (!accepting.contains(state)) {
             throw component.admission.rejectForState(this, "endpoint '" + spec.name() + "' of component '" + component.name()
                     + "' accepts work in " + accepting + ", but the component is in " + state
-                    + (component.backplaneImpl().isShutdown() ? "; its backplane is shutting down" : "; retry when it is"));
+                    + (component.host().isShutdown() ? "; its backplane is shutting down" : "; retry when it is"));
         }
     }
 
@@ -125,7 +125,7 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
 
     /** The priority a priority function or digester computed, or an exception naming the endpoint. */
     private int checkPriority(int priority) {
-        int priorities = component.backplaneImpl().policy().priorities();
+        int priorities = component.host().policy().priorities();
         if (priority < 0 || priority >= priorities) {
             throw new IllegalArgumentException("endpoint '" + spec.name() + "' of component '" + component.name()
                     + "' computed priority " + priority + "; allowed: 0.." + (priorities - 1));

@@ -2,7 +2,6 @@ package io.appbackplane.internal.components;
 
 import io.appbackplane.Backplane;
 import io.appbackplane.ComponentGraphException;
-import io.appbackplane.internal.DefaultBackplane;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One backplane's dependencies on components of its {@linkplain DefaultBackplane#link linked}
+ * One backplane's dependencies on components of its {@linkplain Backplane#link linked}
  * backplanes, in both directions (docs/scheduling.md, modules and states): for each local component, the components of other
  * backplanes it depends on (it enters a state after they have) and those that depend on it (it goes
  * DOWN after they have). Built and validated when a move starts: a name found nowhere, or a cycle
@@ -31,22 +30,22 @@ public final class LinkedModules {
     }
 
     /**
-     * Links {@code backplanes} to each other ({@link DefaultBackplane#link}): sets each one's {@link
-     * DefaultBackplane#linked} to the others, in the given order.
+     * Links {@code backplanes} to each other ({@link Backplane#link}): sets each one's {@link
+     * ComponentHost#linked} to the others, in the given order.
      *
      * @throws IllegalArgumentException if one was not built by {@link Backplane.Builder}
      */
     public static void link(Collection<? extends Backplane> backplanes) {
-        List<DefaultBackplane> all = new ArrayList<>();
+        List<ComponentHost> all = new ArrayList<>();
         for (Backplane backplane : backplanes) {
-            if (!(backplane instanceof DefaultBackplane b)) {
+            if (!(backplane instanceof ComponentHost b)) {
                 throw new IllegalArgumentException("backplane '" + backplane.name() + "' (" + backplane.getClass().getName()
                         + ") cannot be linked; allowed: backplanes built by Backplane.builder(name)");
             }
             all.add(b);
         }
-        for (DefaultBackplane b : all) {
-            b.linked = all.stream().filter(other -> other != b).toList();
+        for (ComponentHost b : all) {
+            b.linkTo(all.stream().filter(other -> other != b).toList());
         }
     }
 
@@ -54,7 +53,7 @@ public final class LinkedModules {
      * @throws ComponentGraphException naming a dependency found in no linked backplane, or a cycle
      *     through several backplanes
      */
-    static LinkedModules of(DefaultBackplane backplane, List<DefaultComponent> components) {
+    static LinkedModules of(ComponentHost backplane, List<DefaultComponent> components) {
         Map<String, List<DefaultComponent>> dependencies = new HashMap<>();
         Map<String, List<DefaultComponent>> dependents = new HashMap<>();
         Set<String> local = names(components);
@@ -69,7 +68,7 @@ public final class LinkedModules {
                 }
             }
         }
-        for (DefaultBackplane other : backplane.linked) {
+        for (ComponentHost other : backplane.linked()) {
             for (DefaultComponent theirs : other.componentsIncludingSelf()) {
                 Set<String> theirLocal = names(other.componentsIncludingSelf());
                 for (String dependency : theirs.dependencies()) {
@@ -101,8 +100,8 @@ public final class LinkedModules {
         return dependents.getOrDefault(component, List.of());
     }
 
-    private static DefaultComponent resolve(DefaultBackplane from, String name) {
-        for (DefaultBackplane other : from.linked) {
+    private static DefaultComponent resolve(ComponentHost from, String name) {
+        for (ComponentHost other : from.linked()) {
             for (DefaultComponent candidate : other.componentsIncludingSelf()) {
                 if (candidate.name().equals(name)) {
                     return candidate;
@@ -113,13 +112,13 @@ public final class LinkedModules {
     }
 
     /** The whole graph over this backplane and its linked ones: a cycle fails, named by its components. */
-    private static void checkNoCycleAcross(DefaultBackplane backplane) {
-        List<DefaultBackplane> all = new ArrayList<>();
+    private static void checkNoCycleAcross(ComponentHost backplane) {
+        List<ComponentHost> all = new ArrayList<>();
         all.add(backplane);
-        all.addAll(backplane.linked);
+        all.addAll(backplane.linked());
         Map<String, List<String>> graph = new LinkedHashMap<>(); // "backplane/component" -> its dependencies, same form
         Map<String, String> plainNames = new HashMap<>();
-        for (DefaultBackplane b : all) {
+        for (ComponentHost b : all) {
             List<DefaultComponent> components = b.componentsIncludingSelf();
             Set<String> local = names(components);
             for (DefaultComponent c : components) {

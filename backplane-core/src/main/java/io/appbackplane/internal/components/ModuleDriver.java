@@ -2,7 +2,6 @@ package io.appbackplane.internal.components;
 
 import io.appbackplane.ComponentState;
 import io.appbackplane.ComponentStateException;
-import io.appbackplane.internal.DefaultBackplane;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -27,10 +26,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class ModuleDriver {
 
-    private final DefaultBackplane backplane;
+    private final ComponentHost backplane;
     private CompletableFuture<Void> lastMove = CompletableFuture.completedFuture(null); // guarded by this
 
-    public ModuleDriver(DefaultBackplane backplane) {
+    public ModuleDriver(ComponentHost backplane) {
         this.backplane = backplane;
     }
 

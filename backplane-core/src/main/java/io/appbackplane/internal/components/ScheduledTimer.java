@@ -63,7 +63,7 @@ public final class ScheduledTimer implements TimerHandle, Request.Firing {
 
     void start(long firstDeadline) {
         deadline = firstDeadline;
-        task = component.backplaneImpl().timers().schedule(firstDeadline, this::fire);
+        task = component.host().timers().schedule(firstDeadline, this::fire);
     }
 
     private void fire() {
@@ -98,11 +98,11 @@ public final class ScheduledTimer implements TimerHandle, Request.Firing {
         }
         switch (mode) {
             case FIXED_RATE -> {
-                long now = component.backplaneImpl().clock().nanoTime();
+                long now = component.host().clock().nanoTime();
                 do {
                     deadline += periodNanos;
                 } while (deadline - now <= 0 && skipped.incrementAndGet() > 0); // missed deadlines are skipped
-                task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+                task = component.host().timers().schedule(deadline, this::fire);
             }
             case ONCE -> {
                 if (!queued) {
@@ -151,14 +151,14 @@ public final class ScheduledTimer implements TimerHandle, Request.Firing {
             }
             delay = Math.max(0, next.toNanos());
         }
-        deadline = component.backplaneImpl().clock().nanoTime() + delay;
-        task = component.backplaneImpl().timers().schedule(deadline, this::fire);
+        deadline = component.host().clock().nanoTime() + delay;
+        task = component.host().timers().schedule(deadline, this::fire);
     }
 
     /** The timer is over (fired once, schedule exhausted, backplane closing): forget it. */
     private void end() {
         cancelled = true;
-        component.backplaneImpl().sequence.timerCancelled(this);
+        component.host().liveTimers().timerCancelled(this);
     }
 
     @Override
@@ -168,7 +168,7 @@ public final class ScheduledTimer implements TimerHandle, Request.Firing {
         if (t != null) {
             t.cancel();
         }
-        component.backplaneImpl().sequence.timerCancelled(this);
+        component.host().liveTimers().timerCancelled(this);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.appbackplane.internal.scheduling;
 
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.TimerService;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RealTicks {
 
-    private final DefaultBackplane backplane;
+    private final SchedulingHost backplane;
     private final QuotaLedger quotas;
     private final CpuBudget cpu;
     private final TimerService timers;
@@ -26,7 +25,7 @@ public final class RealTicks {
     /** The deadline of the pending real tick; confined to the timer that fires ticks. */
     private long nextTickDeadline;
 
-    public RealTicks(DefaultBackplane backplane, QuotaLedger quotas, CpuBudget cpu, TimerService timers) {
+    public RealTicks(SchedulingHost backplane, QuotaLedger quotas, CpuBudget cpu, TimerService timers) {
         this.backplane = backplane;
         this.quotas = quotas;
         this.cpu = cpu;

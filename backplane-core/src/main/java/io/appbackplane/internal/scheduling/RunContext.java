@@ -7,7 +7,6 @@ import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplanePolicy;
 import io.appbackplane.ReplyHandler;
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.FutureCompletions;
 import io.appbackplane.internal.base.WorkerLocalPadding;
 import io.appbackplane.internal.objects.ActionNode;
@@ -26,7 +25,7 @@ import java.util.concurrent.CompletionStage;
  */
 final class RunContext extends WorkerLocalPadding implements ActionContext, TurnGate {
 
-    private final DefaultBackplane backplane;
+    private final SchedulingHost backplane;
     private Thread owner;
     private WorkObject object;
     private ActionNode node;
@@ -79,7 +78,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     /** The longest turn, in actions, also for an object alone at its priority (see {@link #mayContinue}). */
     static final int LONGEST_TURN = BackplanePolicy.MAX_ACTIONS_PER_TURN;
 
-    RunContext(DefaultBackplane backplane, boolean worker) {
+    RunContext(SchedulingHost backplane, boolean worker) {
         this.backplane = backplane;
         this.cpuMeter = backplane.newCpuMeter();
         this.worker = worker;
@@ -202,18 +201,18 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         if (turnBroken) {
             return false;
         }
-        Scheduler scheduler = backplane.scheduler();
-        int perTurn = scheduler.actionsPerTurn();
+        TurnLimits limits = backplane.scheduler().limits();
+        int perTurn = limits.actionsPerTurn();
         boolean turnLeft = turnActions - turnBase < perTurn;
-        if (!turnLeft && worker && turnActions + perTurn <= LONGEST_TURN && scheduler.noneReadyAt(turnPriority)) {
+        if (!turnLeft && worker && turnActions + perTurn <= LONGEST_TURN && limits.noneReadyAt(turnPriority)) {
             turnBase = turnActions; // a new turn of the same object, in place (see above)
             turnLeft = true;
         }
         return turnLeft
                 && effectivePriority == turnPriority
-                && !scheduler.readyAbove(effectivePriority)
-                && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
-                && (turnCharge = scheduler.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
+                && !limits.readyAbove(effectivePriority)
+                && limits.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
+                && (turnCharge = limits.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
     }
 
     @Override
@@ -265,8 +264,8 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
         this.reply = PendingReply.create(object, node.request, handler, timeout != null);
-        if (backplane.tracer != null) {
-            reply.trace = ObservedActions.followUp(backplane.tracer, object.component, node.priority);
+        if (backplane.tracer() != null) {
+            reply.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority);
         }
         this.replyStage = stage;
         this.replyTimeout = timeout;
@@ -285,16 +284,17 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(next, "continuation must not be null");
         checkNothingPending("yield");
         this.continuation = new ActionNode(next, node.priority, node.request, backplane.clock().nanoTime());
-        if (backplane.tracer != null) {
-            continuation.trace = ObservedActions.followUp(backplane.tracer, object.component, node.priority);
+        if (backplane.tracer() != null) {
+            continuation.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority);
         }
         return null;
     }
 
     private void checkNothingPending(String what) {
         if (reply != null) {
+            BackplaneComponent component = object.component;
             throw new IllegalStateException("cannot " + what + ": object '" + object.key + "' of component '"
-                    + object.component.name() + "' already waits for a reply, and an object has at most one outstanding reply");
+                    + component.name() + "' already waits for a reply, and an object has at most one outstanding reply");
         }
         if (continuation != null) {
             throw new IllegalStateException("cannot " + what + ": the action on object '" + object.key

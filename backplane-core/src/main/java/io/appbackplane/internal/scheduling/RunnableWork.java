@@ -22,14 +22,14 @@ final class RunnableWork {
 
     /**
      * Whether a worker that found nothing should look again rather than park: an object is READY
-     * (the depth counters, what {@link Scheduler#select} polls by) and the CPU budget lets it start.
+     * (the depth counters, what {@link ReadySelector#select} polls by) and the CPU budget lets it start.
      */
     boolean hasRunnableWork() {
         return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
     }
 
     /**
-     * Whether any object is READY (cheap: the depth counters, what {@link Scheduler#select} polls by); the
+     * Whether any object is READY (cheap: the depth counters, what {@link ReadySelector#select} polls by); the
      * CPU budget may still hold it back. Also true while a submitter has counted its object and
      * not yet pushed its entry.
      */

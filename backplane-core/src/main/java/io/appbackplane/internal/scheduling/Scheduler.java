@@ -1,128 +1,58 @@
 package io.appbackplane.internal.scheduling;
 
-import io.appbackplane.ActionTracer;
 import io.appbackplane.BackplaneClock;
-import io.appbackplane.BackplaneListener;
-import io.appbackplane.internal.BackplaneCounters;
-import io.appbackplane.internal.DefaultBackplane;
-import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.FutureCompletions;
-import io.appbackplane.internal.base.SafeText;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.AfterAction;
-import io.appbackplane.internal.objects.NothingTaken;
-import io.appbackplane.internal.objects.ObservedActions;
-import io.appbackplane.internal.objects.PendingReply;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.Selection;
 import io.appbackplane.internal.objects.WorkObject;
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionStage;
 
 /**
- * Decides what runs next and runs it (scheduling rules 2–8, 14, 15): the same code for worker threads
- * and for the step driver, so tests see the production decisions (a worker's {@link RunContext}
- * also keeps an object alone at its priority, starting its next turn in place, which the step
- * driver's does not; see there for why both run the same actions in the same order).
+ * Runs turns (scheduling rules 7, 8, 15): a taken object's actions one after the other while its
+ * turn may go on, then what the object does next, acted upon; the same code for worker threads and
+ * for the step driver, so tests see the production decisions (a worker's {@link RunContext} also
+ * keeps an object alone at its priority, starting its next turn in place, which the step driver's
+ * does not; see there for why both run the same actions in the same order). What runs next is the
+ * {@link ReadySelector}'s choice, one action is the {@link ActionRunner}'s, whether a turn goes on
+ * is asked of {@link TurnLimits}.
  *
  * <h2>Concurrency</h2>
  * Any number of workers call {@link #select()} and {@link #runTurnStep} concurrently; there is no
- * global lock. Selection scans priorities from the most urgent, charges the quota with a CAS before
- * polling (so a quota is never overdrawn and a polled entry never has to be put back), and takes
- * the object with its monitor; a stale entry refunds its charge. Once an object is taken (RUNNING),
- * its worker is the only thread that runs its actions until the object leaves RUNNING, which gives
- * per-object order and one action at a time.
+ * global lock. Once an object is taken (RUNNING), its worker is the only thread that runs its
+ * actions until the object leaves RUNNING, which gives per-object order and one action at a time.
  */
 public final class Scheduler {
 
-    private final DefaultBackplane backplane;
-    private final BackplaneCounters counters;
+    private final SchedulingHost backplane;
     private final BackplaneClock clock;
     private final ReadyQueues ready;
-    private final QuotaLedger quotas;
-    private final CpuBudget cpu;
+    private final ReadySelector selector;
+    private final ActionRunner actions;
+    private final TurnLimits limits;
     private final RunnableWork work;
-    private volatile int actionsPerTurn;
-    private volatile long slowActionNanos;
 
-    public Scheduler(DefaultBackplane backplane, ReadyQueues ready, QuotaLedger quotas, CpuBudget cpu,
+    public Scheduler(SchedulingHost backplane, ReadyQueues ready, QuotaLedger quotas, CpuBudget cpu,
             int actionsPerTurn, Duration slowActionThreshold) {
         this.backplane = backplane;
-        this.counters = backplane.counters;
         this.clock = backplane.clock();
         this.ready = ready;
-        this.quotas = quotas;
-        this.cpu = cpu;
+        this.selector = new ReadySelector(clock, ready, quotas, cpu);
+        this.actions = new ActionRunner(backplane, slowActionThreshold);
+        this.limits = new TurnLimits(ready, quotas, cpu, actionsPerTurn);
         this.work = new RunnableWork(ready, cpu, clock);
-        this.actionsPerTurn = actionsPerTurn;
-        this.slowActionNanos = slowActionThreshold.toNanos();
     }
 
-    /**
-     * Takes the next object to run: the head of the most urgent ready queue with quota left (rule
-     * 3), replenishing all quotas by a virtual tick when every priority with work has spent its
-     * quota (rule 6), unless the CPU budget is used up (rule 5).
-     *
-     * @return a taken entry (its object is now RUNNING and owned by the caller, its priority's quota
-     *     charged), {@link NothingTaken#NOTHING_READY} or {@link NothingTaken#THROTTLED}
-     */
+    /** {@link ReadySelector#select()}: the next object to run, or why there is none. */
     Selection select() {
-        return select(cpu.isLimited() ? clock.nanoTime() : 0);
+        return selector.select();
     }
 
-    /**
-     * {@link #select()} at a time the caller read a moment ago (a worker passes the end of the
-     * action it just ran, saving a clock read per turn; the CPU budget changes per slice, not per
-     * microsecond). Ignored without a CPU limit.
-     */
+    /** {@link ReadySelector#select(long)}: as {@link #select()}, at a time the caller read a moment ago. */
     Selection select(long now) {
-        if (cpu.isLimited()) {
-            if (!cpu.mayStart(now)) {
-                if (ready.totalDepth() > 0) {
-                    cpu.throttled(now);
-                    return NothingTaken.THROTTLED;
-                }
-                return NothingTaken.NOTHING_READY;
-            }
-            if (cpu.isThrottled()) {
-                cpu.resumed(now);
-            }
-        }
-        int priorities = ready.priorities();
-        while (true) {
-            long generation = quotas.generation();
-            boolean quotaSpent = false;
-            for (int p = 0; p < priorities; p++) {
-                // Depth, not the queue, counts work (as the park check does): a stale entry is
-                // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
-                while (ready.depth(p) > 0) {
-                    long charge = quotas.charge(p);
-                    if (charge == QuotaLedger.NO_CHARGE) {
-                        quotaSpent = true;
-                        break;
-                    }
-                    ReadyEntry entry = ready.poll(p);
-                    if (entry == null) {
-                        // Counted in depth but not pushed yet (its submitter is between the two, and
-                        // signals a worker when it has pushed): nothing to take here now.
-                        quotas.refund(p, charge);
-                        break;
-                    }
-                    WorkObject object = entry.object; // read once: null if the entry is dead
-                    if (object != null && object.take(entry)) {
-                        ready.purgeDeadHead(p); // the entry after it may be dead
-                        return entry;
-                    }
-                    quotas.refund(p, charge); // a stale entry: try this priority again
-                }
-            }
-            if (!quotaSpent) {
-                return NothingTaken.NOTHING_READY;
-            }
-            quotas.virtualTick(generation); // if another worker replenished first, just rescan
-        }
+        return selector.select(now);
     }
 
     /**
@@ -140,7 +70,7 @@ public final class Scheduler {
         Throwable escaped = null;
         if (node != null) {
             try {
-                runAction(context, object, node);
+                actions.run(context, object, node);
             } catch (Throwable t) { // not the action's own failure (rule 15 catches that): a defect or a VM error
                 escaped = t;
                 context.turnBroken = true; // the object leaves RUNNING below; this turn goes no further
@@ -179,7 +109,7 @@ public final class Scheduler {
      * @return as {@link #runTurnStep}: {@link AfterAction#CONTINUE} or the object's next state, acted upon
      */
     WorkObject.TurnEnd redecideTurn(RunContext context, WorkObject object) {
-        quotas.refund(context.turnPriority, context.turnCharge); // the provisional CONTINUE's charge; charged again if it stands
+        limits.refund(context.turnPriority, context.turnCharge); // the provisional CONTINUE's charge; charged again if it stands
         context.lastActionEnd = clock.nanoTime(); // the step's boundary is now, not when the action ended
         return decideAfterAction(context, object);
     }
@@ -191,7 +121,8 @@ public final class Scheduler {
             push(entry);
         } else if (after == AfterAction.RELEASE || after == AfterAction.LIST_IDLE) {
             // Only these two need the component (a continued turn, the common case, does not).
-            object.component.settled(object, (AfterAction) after);
+            ObjectSettling settling = object.component;
+            settling.settled(object, (AfterAction) after);
         }
         return after;
     }
@@ -236,7 +167,7 @@ public final class Scheduler {
             long end = clock.nanoTime();
             context.lastActionEnd = end;
             context.cpuMeter.actionRan(start, end);
-            counters.futureCallbacksRan(end - start);
+            backplane.accounting().futureCallbacksRan(end - start);
         }
     }
 
@@ -252,121 +183,13 @@ public final class Scheduler {
         backplane.signalWork();
     }
 
-    private void runAction(RunContext context, WorkObject object, ActionNode node) {
-        Request request = node.request;
-        context.begin(object, node);
-        ActionTracer tracer = backplane.tracer;
-        if (tracer != null) { // the queue wait ends here, also for a cancelled request (its trace ends below)
-            context.userCodeRan(); // the tracer's, before the start: not the action's time
-            node.trace = ObservedActions.starting(tracer, node.trace, object.component, node.priority);
-        }
-        if (request.future != null && request.future.isCancelled()) {
-            context.end();
-            context.lastActionEnd = clock.nanoTime();
-            CancellationException cancelled = new CancellationException("the submitter cancelled the request before its action ran");
-            if (tracer != null) {
-                ObservedActions.ended(tracer, node.trace, cancelled);
-            }
-            request.fail(cancelled, context.completions);
-            return;
-        }
-        long start = context.actionStart(node, clock);
-        Object result = null;
-        Throwable failure = null;
-        try {
-            result = node.action.run(context);
-        } catch (Throwable t) { // rule 15: any failure belongs to the request, never to the worker
-            failure = t;
-        } finally {
-            context.end();
-        }
-        if (tracer != null) {
-            ObservedActions.ended(tracer, node.trace, failure);
-        }
-        long end = clock.nanoTime();
-        context.actionEnded(end);
-        start = Math.min(start, end); // a queueing time read on another thread by a clock not monotonic across threads
-        long runTime = end - start;
-        context.cpuMeter.actionRan(start, end);
-        counters.actionRan(object.component, node, start - node.enqueuedAt, runTime);
-        if (counters.hasObserver()) {
-            context.userCodeRan(); // the observer's, after the end
-        }
-        if (runTime > slowActionNanos) {
-            slowAction(object, node, runTime);
-            context.userCodeRan(); // the slow-action listeners'
-        }
-        PendingReply reply = context.takeReply();
-        ActionNode continuation = context.takeContinuation();
-        CompletionStage<?> replyStage = context.takeReplyStage(); // a parked worker keeps no user stage reachable
-        if (failure == null && result != null && (reply != null || continuation != null)) {
-            failure = new IllegalStateException("an action that calls awaitReply or yieldTo must return that call's value"
-                    + " (null), but the action on object '" + SafeText.of(object.key) + "' returned " + SafeText.of(result));
-        }
-        if (failure != null) {
-            request.fail(failure, context.completions); // an awaited reply or continuation of a failed action is dropped
-        } else if (reply != null) {
-            if (object.startWaiting(reply)) {
-                context.listen(reply, replyStage, end);
-            } else {
-                request.abandon(context.completions);
-            }
-        } else if (continuation != null) {
-            if (!object.pushFront(continuation)) {
-                request.abandon(context.completions);
-            }
-        } else {
-            request.complete(result, context.completions); // completed after the turn: completeFutures
-        }
-        if (failure != null || reply != null) {
-            context.userCodeRan(); // an unobserved-failure listener's, or the reply's listener's
-        }
-    }
-
-    private void slowAction(WorkObject object, ActionNode node, long runTime) {
-        object.component.counters.slowActions.increment();
-        counters.priority(node.priority).slowActions.increment();
-        ActionCounters endpoint = node.request.endpoint();
-        if (endpoint != null) {
-            endpoint.slowActions.increment();
-        }
-        backplane.listeners.slowAction(new BackplaneListener.SlowAction(backplane.name(), object.component.name(),
-                object.key, node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
-    }
-
-    /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */
-    boolean readyAbove(int priority) {
-        return ready.readyAbove(priority);
-    }
-
-    /** Whether no object is READY at {@code priority} (one that rejoined its tail would be its head). */
-    boolean noneReadyAt(int priority) {
-        return ready.depth(priority) == 0;
-    }
-
-    /**
-     * Whether the CPU budget lets one more action start at {@code now} (rule 5); checked before each
-     * action of a turn, with the end of the action before it as {@code now}.
-     */
-    boolean cpuAllowsStart(long now) {
-        return !cpu.isLimited() || cpu.mayStart(now);
-    }
-
-    /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
-    long charge(int priority) {
-        return quotas.charge(priority);
+    /** What a turn may go on under (rule 7): asked by {@link RunContext#mayContinue}. */
+    TurnLimits limits() {
+        return limits;
     }
 
     /** What a worker that found nothing, and the step driver, ask about READY objects and the CPU budget. */
     RunnableWork work() {
         return work;
-    }
-
-    int actionsPerTurn() {
-        return actionsPerTurn;
-    }
-
-    void setActionsPerTurn(int actionsPerTurn) {
-        this.actionsPerTurn = actionsPerTurn;
     }
 }

@@ -1,7 +1,8 @@
 package io.appbackplane.internal.scheduling;
 
+import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
 import io.appbackplane.Stepper;
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.objects.AfterAction;
 import io.appbackplane.internal.objects.NothingTaken;
 import io.appbackplane.internal.objects.ReadyEntry;
@@ -17,7 +18,7 @@ public final class StepDriver implements Stepper {
 
     private static final int RUNAWAY_LIMIT = 10_000_000;
 
-    private final DefaultBackplane backplane;
+    private final SchedulingHost backplane;
     private final Scheduler scheduler;
     private final RunContext context;
     private WorkObject current;
@@ -25,7 +26,7 @@ public final class StepDriver implements Stepper {
     /** When the last step was THROTTLED: the clock time budget comes back; else {@link #NOT_THROTTLED}. */
     private long throttledUntil = NOT_THROTTLED;
 
-    public StepDriver(DefaultBackplane backplane) {
+    public StepDriver(SchedulingHost backplane) {
         this.backplane = backplane;
         this.scheduler = backplane.scheduler();
         this.context = new RunContext(backplane, false);
@@ -33,12 +34,12 @@ public final class StepDriver implements Stepper {
 
     @Override
     public Step runNext() {
-        DefaultBackplane previous = DefaultBackplane.CURRENT.get();
-        DefaultBackplane.CURRENT.set(backplane);
+        Backplane previous = CurrentBackplane.get();
+        CurrentBackplane.set(backplane);
         try {
             return step();
         } finally {
-            DefaultBackplane.CURRENT.set(previous);
+            CurrentBackplane.set(previous);
         }
     }
 
@@ -89,7 +90,8 @@ public final class StepDriver implements Stepper {
         if (context.turnActions == before) {
             return null; // the object's work was cancelled before it ran: look again
         }
-        return new Step(Kind.RAN, object.component.name(), object.key, context.lastPriority());
+        BackplaneComponent component = object.component;
+        return new Step(Kind.RAN, component.name(), object.key, context.lastPriority());
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.appbackplane.internal.scheduling;
 
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.objects.NothingTaken;
 import io.appbackplane.internal.objects.ReadyEntry;
@@ -37,7 +36,7 @@ public final class WorkerPool {
 
     private final String backplaneName;
     private final Scheduler scheduler;
-    private final DefaultBackplane backplane;
+    private final SchedulingHost backplane;
     /** The workers' waiting and waking; it holds the list of workers (as parkers). */
     private final IdleWorkers idleWorkers;
     private final AtomicInteger target = new AtomicInteger();
@@ -55,7 +54,7 @@ public final class WorkerPool {
         void start(Thread thread);
     }
 
-    public WorkerPool(DefaultBackplane backplane, Scheduler scheduler, int threads) {
+    public WorkerPool(SchedulingHost backplane, Scheduler scheduler, int threads) {
         this(backplane, scheduler, threads, Thread::start);
     }
 
@@ -63,7 +62,7 @@ public final class WorkerPool {
      * A pool whose worker threads {@code starter} starts ({@link Thread#start} in production; a
      * test's may throw, as {@code start} does when the JVM cannot create another thread).
      */
-    public WorkerPool(DefaultBackplane backplane, Scheduler scheduler, int threads, ThreadStarter starter) {
+    public WorkerPool(SchedulingHost backplane, Scheduler scheduler, int threads, ThreadStarter starter) {
         this.starter = starter;
         this.backplane = backplane;
         this.backplaneName = backplane.name();
@@ -230,7 +229,7 @@ public final class WorkerPool {
 
         @Override
         public void run() {
-            DefaultBackplane.CURRENT.set(backplane);
+            CurrentBackplane.set(backplane);
             context.cpuMeter.start();
             Throwable lost = null;
             try {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link CpuBudget#charge(long, long, long)}: CPU time read over an interval that a real tick cut is
- * split at the tick in proportion to the time on either side (scheduling rule 5; issue 13, defect 2),
+ * split at the tick in proportion to the time on either side (scheduling rule 5),
  * which is what a worker's thread-CPU readings rely on in production.
  */
 class CpuBudgetSplitTest {

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JVM-wide registry behind shouldYield (issue 13 defect 8): it compares backplanes by relative
+ * The JVM-wide registry behind shouldYield: it compares backplanes by relative
  * urgency, and it does not keep a backplane that was never shut down reachable.
  */
 class PriorityInheritanceTest {

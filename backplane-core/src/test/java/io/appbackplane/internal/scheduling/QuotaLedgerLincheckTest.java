@@ -179,13 +179,12 @@ public class QuotaLedgerLincheckTest {
 
     /**
      * Charges racing virtual ticks on one priority of quota 1, with results compared against a
-     * sequential run: a tick must be one atomic step as seen by every reader (issue 29, defect 6).
-     * With one priority there is no half-replenished ledger to excuse, so this harness is
-     * linearizable exactly when a tick is. Today's order before the fix (move the generation, then
-     * reset the use) is not: a worker that read the new generation in between could tick again,
-     * charge, and then have the first tick's late reset forgive its charge, so the priority got
-     * twice its quota and two ticks were counted for one replenishment ({@link
-     * #ticksScenario}).
+     * sequential run: a tick must be one atomic step as seen by every reader. With one priority
+     * there is no half-replenished ledger to excuse, so this harness is linearizable exactly when a
+     * tick is. A tick in two steps (move the generation, then reset the use) is not: a worker that
+     * read the new generation in between could tick again, charge, and then have the first tick's
+     * late reset forgive its charge, so the priority would get twice its quota and two ticks would be
+     * counted for one replenishment ({@link #ticksScenario}).
      */
     public static class OneStepTicks {
 
@@ -213,7 +212,7 @@ public class QuotaLedgerLincheckTest {
         }
     }
 
-    /** The ledger's order before the fix, kept here to show that {@link OneStepTicks} catches it. */
+    /** A tick in two steps (generation first, then the reset), kept here to show that {@link OneStepTicks} catches it. */
     public static class GenerationBeforeResetTicks extends OneStepTicks {
 
         private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
@@ -329,7 +328,7 @@ public class QuotaLedgerLincheckTest {
         }
     }
 
-    /** The refund before the fix: gives back a unit whatever period the charge was taken in. Must be caught. */
+    /** A refund that gives back a unit whatever period the charge was taken in. Must be caught. */
     public static class UnstampedRefundAfterTick extends RefundAfterTick {
 
         public UnstampedRefundAfterTick() {}

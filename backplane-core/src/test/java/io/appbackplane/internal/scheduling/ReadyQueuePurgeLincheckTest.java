@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck tests of {@link ReadyQueue#purgeDeadHead} racing pushes and polls: dead entries (stale
- * ones, issue 13 defect 1) are removed from the head without ever losing or reordering a live
+ * ones, left behind when an object's priority rises or its work is cancelled) are removed from the head without ever losing or reordering a live
  * entry. The sequential specification is a FIFO of the live entries; dead ones are invisible. A
  * dead entry is pushed and then purged, as {@code Scheduler.push} does with an entry killed before
  * its push; {@link #pollLive} skips dead entries, as selection does.

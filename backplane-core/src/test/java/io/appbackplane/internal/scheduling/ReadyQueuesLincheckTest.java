@@ -143,7 +143,7 @@ public class ReadyQueuesLincheckTest {
             List<WorkObject> taken = new ArrayList<>();
             for (int p = 0; p < PRIORITIES; p++) {
                 int depth = ready.depth(p);
-                // Stale entries are purged from the head (issue 13, defect 1): no work, no entry.
+                // Stale entries are purged from the head: no work, no entry.
                 require(depth > 0 || ready.isQueueEmpty(p), "depth(" + p + ") = 0 but its queue holds a stale entry");
                 int valid = 0;
                 for (ReadyEntry e = ready.poll(p); e != null; e = ready.poll(p)) {

@@ -124,7 +124,7 @@ class WorkerShortcutEquivalenceTest {
         RunContext worker = new RunContext(backplane, workerGate);
         Scheduler scheduler = backplane.scheduler();
         long shortcutTurns = 0;
-        DefaultBackplane.CURRENT.set(backplane); // as a worker thread has it (WorkerPool)
+        CurrentBackplane.set(backplane); // as a worker thread has it (WorkerPool)
         try {
             for (Selection selected = scheduler.select(); selected != NothingTaken.NOTHING_READY; selected = scheduler.select()) {
                 assertThat(selected).as("no CPU limit: never throttled").isInstanceOf(ReadyEntry.class);
@@ -135,7 +135,7 @@ class WorkerShortcutEquivalenceTest {
             }
             return shortcutTurns;
         } finally {
-            DefaultBackplane.CURRENT.remove();
+            CurrentBackplane.set(null);
             backplane.close();
         }
     }

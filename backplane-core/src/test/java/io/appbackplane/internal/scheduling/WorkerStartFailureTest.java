@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * A worker thread that fails to start (the JVM is out of threads: {@code Thread.start} throws
  * {@code OutOfMemoryError}) is undone: the pool's live count and the thread's {@link WorkerThread}
  * slot are given back and it leaves the pool's list of workers, so that {@link WorkerPool#stop}
- * still completes once the workers that did start have exited (issue 29, defect 5). Before, {@code
- * live} stayed one high: stop never completed, so a backplane produced no shutdown report and kept
- * its timer thread.
+ * still completes once the workers that did start have exited. A {@code live} count left one high
+ * would keep stop from ever completing: the backplane would produce no shutdown report and keep its
+ * timer thread.
  */
 class WorkerStartFailureTest {
 

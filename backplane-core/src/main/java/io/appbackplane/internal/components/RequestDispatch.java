@@ -1,0 +1,129 @@
+package io.appbackplane.internal.components;
+
+import io.appbackplane.Action;
+import io.appbackplane.ActionTracer;
+import io.appbackplane.ObjectHandle;
+import io.appbackplane.internal.base.ActionCounters;
+import io.appbackplane.internal.objects.ActionNode;
+import io.appbackplane.internal.objects.KeyedObjects;
+import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.ReadyEntry;
+import io.appbackplane.internal.objects.Refusal;
+import io.appbackplane.internal.objects.Request;
+import io.appbackplane.internal.objects.WorkObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The dispatch of one component's requests in the caller's thread (scheduling rule 10): make the
+ * request, count it, admit it, queue its first action on its object and make the object READY.
+ *
+ * <p>Thread-safe: any thread may dispatch. A dispatch takes no lock of its own (only its object's
+ * monitor, in {@link WorkObject#enqueue}) and reaches its collaborators through final fields; it
+ * allocates its request, its action node, its future if it has one, and an object for a new key.
+ */
+final class RequestDispatch {
+
+    private final DefaultComponent component;
+    private final ComponentHost backplane;
+    /** The backplane's counters, taken once: a request reaches them in one field read, not via the backplane. */
+    private final RequestCounting backplaneCounters;
+    private final ActionCounters counters;
+    private final ComponentAdmission admission;
+    private final KeyedObjects keyedObjects;
+    /** The backplane's action tracer, or null: one check per request when none. */
+    private final ActionTracer tracer;
+
+    RequestDispatch(DefaultComponent component, ComponentHost backplane, ActionCounters counters, ComponentAdmission admission,
+            KeyedObjects keyedObjects) {
+        this.component = component;
+        this.backplane = backplane;
+        this.backplaneCounters = backplane.requestCounting();
+        this.counters = counters;
+        this.admission = admission;
+        this.keyedObjects = keyedObjects;
+        this.tracer = backplane.tracer();
+    }
+
+    /**
+     * A request of this component, not yet admitted.
+     *
+     * @param timer the timer it is a firing of, or null
+     * @param endpoint the counters of the endpoint it came through, or null
+     * @param system whether it is exempt from operation limits and accepted while draining (a state transition)
+     */
+    Request request(Object key, int priority, CompletableFuture<Object> future, ScheduledTimer timer,
+            ActionCounters endpoint, boolean system) {
+        Objects.requireNonNull(key, "object key must not be null");
+        // Checked here, before the request exists: a Request holds only a valid priority (in 16 bits).
+        int checked = backplane.policy().checkPriority(priority);
+        return new Request(component, key, checked, future, timer, endpoint, system);
+    }
+
+    /**
+     * Admits a request and queues its first action, in the caller's thread (rule 10).
+     *
+     * <p>Whatever throws between admission and the object accepting the action (the key's {@code
+     * hashCode} or {@code equals}, the clock, an allocation) un-counts the request and counts it as
+     * failed ({@link Request#failUnqueued}), and the failure is thrown to the caller: nothing stays
+     * counted that will never finish.
+     *
+     * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
+     */
+    void dispatch(WorkObject pinned, Request request, Action<?> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        int priority = request.priority(); // checked when the request was made
+        counters.submitted.increment();
+        backplaneCounters.priority(priority).submitted.increment();
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.submitted.increment();
+        }
+        admission.admit(request);
+        ActionNode node = null;
+        WorkObject object;
+        WorkObject.Enqueued offered;
+        try {
+            node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
+            if (tracer != null) {
+                node.trace = ObservedActions.queued(tracer, component, priority);
+            }
+            while (true) {
+                object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
+                offered = object.enqueue(node);
+                if (offered != Refusal.RELEASED) {
+                    break;
+                }
+                keyedObjects.forgetReleased(object); // released concurrently: help remove it, then look again
+                pinned = null; // a handle released while we dispatched: the key's current object serves
+            }
+        } catch (RuntimeException | Error e) {
+            request.failUnqueued();
+            if (node != null && node.trace != null) {
+                ObservedActions.dropped(tracer, List.of(node), () -> e);
+            }
+            throw e;
+        }
+        if (offered == Refusal.ABANDONED) {
+            request.abandon();
+            if (node.trace != null) {
+                ObservedActions.dropped(tracer, List.of(node), component::shutDownBeforeItRan);
+            }
+        } else if (offered instanceof ReadyEntry entry) {
+            backplane.scheduler().push(entry);
+        }
+        if (backplane.isStopped()) {
+            // Admitted before shutdown, queued after its sweep (which may have missed this object):
+            // fail what the object holds, as the sweep would have, so no request stays pending.
+            List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
+            for (Request left : object.abandon(dropped)) {
+                left.abandon();
+            }
+            if (dropped != null) {
+                ObservedActions.dropped(tracer, dropped, component::shutDownBeforeItRan);
+            }
+        }
+    }
+}
