@@ -212,7 +212,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         return turnLeft
                 && effectivePriority == turnPriority
                 && !scheduler.readyAbove(effectivePriority)
-                && scheduler.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
+                && scheduler.cpuAllowsStart(lastActionEnd, turnPriority) // rule 5: budget used up ends the turn
                 && (turnCharge = scheduler.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
     }
 

@@ -63,7 +63,8 @@ public final class Scheduler {
     /**
      * Takes the next object to run: the head of the most urgent ready queue with quota left (rule
      * 3), replenishing all quotas by a virtual tick when every priority with work has spent its
-     * quota (rule 6), unless the CPU budget is used up (rule 5).
+     * quota (rule 6), unless the CPU budget is used up (rule 5; under {@code auto} the most urgent
+     * priority is still taken then, {@link CpuBudget#exemptsMostUrgent()}).
      *
      * @return a taken entry (its object is now RUNNING and owned by the caller, its priority's quota
      *     charged), {@link NothingTaken#NOTHING_READY} or {@link NothingTaken#THROTTLED}
@@ -78,23 +79,30 @@ public final class Scheduler {
      * microsecond). Ignored without a CPU limit.
      */
     Selection select(long now) {
+        int priorities = ready.priorities();
+        int scanned = priorities; // the priorities this selection may take from
         if (cpu.isLimited()) {
             if (!cpu.mayStart(now)) {
-                if (ready.totalDepth() > 0) {
-                    cpu.throttled(now);
+                int depth = ready.totalDepth();
+                if (depth == 0) {
+                    return NothingTaken.NOTHING_READY;
+                }
+                int urgent = cpu.exemptsMostUrgent() ? ready.depth(0) : 0;
+                if (depth > urgent) {
+                    cpu.throttled(now); // less urgent work waits for budget
+                }
+                if (urgent == 0) {
                     return NothingTaken.THROTTLED;
                 }
-                return NothingTaken.NOTHING_READY;
-            }
-            if (cpu.isThrottled()) {
+                scanned = 1; // rule 5 under auto: only the most urgent priority starts without budget
+            } else if (cpu.isThrottled()) {
                 cpu.resumed(now);
             }
         }
-        int priorities = ready.priorities();
         while (true) {
             long generation = quotas.generation();
             boolean quotaSpent = false;
-            for (int p = 0; p < priorities; p++) {
+            for (int p = 0; p < scanned; p++) {
                 // Depth, not the queue, counts work (as the park check does): a stale entry is
                 // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
                 while (ready.depth(p) > 0) {
@@ -117,6 +125,17 @@ public final class Scheduler {
                     }
                     quotas.refund(p, charge); // a stale entry: try this priority again
                 }
+            }
+            if (scanned < priorities) {
+                // Budget spent and nothing taken at the most urgent priority. Its quota is spent:
+                // it waits for budget too, as no virtual tick comes without budget (rule 6). Else
+                // its object is counted but not pushed yet: the worker yields before it parks,
+                // as for any object counted READY, until its submitter pushes it.
+                if (quotaSpent) {
+                    cpu.throttled(now);
+                    return NothingTaken.THROTTLED;
+                }
+                return NothingTaken.NOTHING_READY;
             }
             if (!quotaSpent) {
                 return NothingTaken.NOTHING_READY;
@@ -345,11 +364,16 @@ public final class Scheduler {
     }
 
     /**
-     * Whether the CPU budget lets one more action start at {@code now} (rule 5); checked before each
-     * action of a turn, with the end of the action before it as {@code now}.
+     * Whether the CPU budget lets one more action at {@code priority} start at {@code now} (rule 5);
+     * checked before each action of a turn, with the end of the action before it as {@code now}.
      */
-    boolean cpuAllowsStart(long now) {
-        return !cpu.isLimited() || cpu.mayStart(now);
+    boolean cpuAllowsStart(long now, int priority) {
+        return !cpu.isLimited() || (priority == 0 && cpu.exemptsMostUrgent()) || cpu.mayStart(now);
+    }
+
+    /** The backplane's CPU budget (tests set an {@code auto} limit with their own sources on it). */
+    CpuBudget cpuBudget() {
+        return cpu;
     }
 
     /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
