@@ -36,17 +36,14 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
      * @param summaries the measured instance's summary lines logged while the load was recorded: its
      *     urgent priority's queue wait (mean and 99th percentile), CPU used against the limit, how long
      *     the backplane held ready work for budget
+     * @param autoLine the last summary line it logged, which shows what an {@code auto} limit follows;
+     *     null if none
      */
     record Result(CpuQuotaRun run, long periods, long throttled, double frozenMs, double urgentP50Ms, double urgentP99Ms,
-            double urgentMaxMs, long urgentAnswered, long bulkRepriced, List<String> summaries) {
+            double urgentMaxMs, long urgentAnswered, long bulkRepriced, List<String> summaries, String autoLine) {
 
         double throttledShare() {
             return periods == 0 ? 0 : (double) throttled / periods;
-        }
-
-        /** The last summary line, which shows what an {@code auto} limit follows; null if none was logged. */
-        String autoLine() {
-            return summaries.isEmpty() ? null : summaries.get(summaries.size() - 1);
         }
 
         @Override
@@ -55,7 +52,7 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
                             + " %.0f ms in all; urgent p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d); bulk re-priced %d%s",
                     run.cpuLimit, run.quotaCores == 0 ? "none" : run.quotaCores + " cores", throttled, periods,
                     100 * throttledShare(), frozenMs, urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, bulkRepriced,
-                    autoLine() == null ? "" : "; last summary: " + autoLine());
+                    autoLine == null ? "" : "; last summary: " + autoLine);
         }
 
         /** The summary lines of the recorded load, one per line, for the test's report. */
@@ -90,16 +87,21 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
                             + " p99=([\\d.]+)ms max=([\\d.]+)ms.* bulk re-priced (-?\\d+)", WARMUP.plus(this.load).plus(START));
                     long[] after = cgroup == null ? new long[3] : cgroup.periodsAndThrottled();
                     List<String> summaries = new ArrayList<>();
+                    String last = null;
                     List<String> lines = measured.lines();
-                    for (String line : lines.subList(linesBefore, lines.size())) {
+                    for (int i = 0; i < lines.size(); i++) {
+                        String line = lines.get(i);
                         if (line.contains("summary:")) {
-                            summaries.add(line.substring(line.indexOf("summary:")));
+                            last = line.substring(line.indexOf("summary:"));
+                            if (i >= linesBefore) {
+                                summaries.add(last);
+                            }
                         }
                     }
                     return new Result(this, after[0] - before[0], after[1] - before[1], (after[2] - before[2]) / 1000.0,
                             Double.parseDouble(finished.group(2)), Double.parseDouble(finished.group(3)),
                             Double.parseDouble(finished.group(4)), Long.parseLong(finished.group(1)),
-                            Long.parseLong(finished.group(5)), summaries);
+                            Long.parseLong(finished.group(5)), summaries, last);
                 }
             }
         } finally {
