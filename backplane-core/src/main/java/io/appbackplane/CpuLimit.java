@@ -38,8 +38,10 @@ public final class CpuLimit {
      * share of the period (less a margin for the kernel's 100 ms enforcement) minus the CPU the rest
      * of the process used lately (garbage collection, the JIT compiler, web and messaging threads:
      * the process's CPU time minus the backplane workers'), so that the process as a whole stays
-     * under its quota and the kernel does not have to freeze it; the backplane's own work waits
-     * instead, most urgent first. Without a quota (none set, or not on Linux) it limits nothing.
+     * under its quota and the kernel does not have to freeze it; the backplane's less urgent work
+     * waits instead, most urgent first. Priority 0 is not held: its actions start when the released
+     * budget is spent, and are charged to it (scheduling rule 5). Without a quota (none set, or not
+     * on Linux) it limits nothing.
      * The limit in force and the quota followed are in {@link BackplaneStatistics.Cpu}.
      */
     public static CpuLimit auto() {

@@ -27,6 +27,9 @@ import java.util.PriorityQueue;
  *       parts: an action may start at {@code t} only while the period's use is below
  *       {@code budget × min(slices, floor((t - periodStart) / (period / slices)) + 1) / slices}.
  *       Otherwise nothing starts until the next release or real tick. Running actions finish.
+ *       This is a fixed limit; an {@code auto} limit (whose budget follows the container's quota
+ *       and the rest of the process, and which lets priority 0 start without budget) is not
+ *       modelled: {@code AutoCpuBudgetRuleTest} and {@code AutoCpuLimitTest} cover it on a manual clock.
  *   <li>Rule 5, per-period charging: an action's running time is split at every real tick that
  *       falls inside it; each period is charged only the part inside it.
  *   <li>Rule 6: when every priority that has work has spent its quota (and the CPU budget allows a

@@ -21,7 +21,7 @@ class CpuQuotaIT {
     @Test
     void auto_followsTheQuotaOfTheCgroupTheJarRunsIn_smoke() throws Exception {
         Result auto = new CpuQuotaRun("auto", 1.0, Duration.ZERO, Duration.ofSeconds(8)).measure();
-        System.out.println("CpuQuotaIT smoke: " + auto);
+        System.out.println("CpuQuotaIT smoke: " + auto + "\n  " + auto.summaryLines());
 
         // Right after start-up the JIT compiler alone takes the process over a 1-core quota, so the
         // smoke run checks that the quota is found and followed, not how much the kernel throttles.
@@ -44,7 +44,8 @@ class CpuQuotaIT {
         Result auto = new CpuQuotaRun("auto", 1.0, settle, load).measure();
         Result fixed = new CpuQuotaRun("1500m", 1.0, settle, load).measure();
         Result noQuota = new CpuQuotaRun("auto", 0, settle, load).measure();
-        System.out.println("CpuQuotaIT:\n  " + auto + "\n  " + fixed + "\n  " + noQuota);
+        System.out.println("CpuQuotaIT:\n  " + auto + "\n  " + fixed + "\n  " + noQuota + "\n  " + auto.summaryLines() + "\n  "
+                + fixed.summaryLines() + "\n  " + noQuota.summaryLines());
 
         assertThat(auto.throttledShare()).as(auto.toString()).isLessThan(0.05);
         assertThat(fixed.throttledShare()).as(fixed.toString()).isGreaterThan(auto.throttledShare());

@@ -36,7 +36,7 @@ import tools.jackson.databind.JsonNode;
 class LoadModeTest {
 
     private static final Pattern SUMMARY = Pattern.compile(
-            "summary: urgent p50=\\d+\\.\\dms p99=\\d+\\.\\dms .*\\| bulk \\d+ actions/s \\| cpu \\d+\\.\\d\\d of 1\\.50 cores.*\\| rejected \\d+");
+            "summary: urgent p50=\\d+\\.\\dms p99=\\d+\\.\\dms .*\\| queue wait p0 \\d+\\.\\dms \\(99th \\d+\\.\\dms\\), p6 \\d+ms \\| bulk \\d+ actions/s \\| cpu \\d+\\.\\d\\d of 1\\.50 cores.*\\| rejected \\d+");
 
     @LocalServerPort
     int port;

@@ -90,6 +90,11 @@ final class SampleProcess implements AutoCloseable {
         return Integer.parseInt(await("started on port (\\d+)", timeout).group(1));
     }
 
+    /** The lines the process wrote so far, in order. */
+    List<String> lines() {
+        return List.copyOf(output);
+    }
+
     /** Everything the process wrote so far. */
     String text() {
         return String.join("\n", output);

@@ -278,7 +278,7 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
     }
 
     /** A port free on 127.0.0.1 now (the process started next binds it). */
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

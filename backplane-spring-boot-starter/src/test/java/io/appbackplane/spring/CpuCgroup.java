@@ -116,19 +116,26 @@ public final class CpuCgroup implements AutoCloseable {
         return List.of("sh", "-c", "echo $$ > '" + dir.resolve("cgroup.procs") + "' && exec \"$0\" \"$@\"");
     }
 
-    /** The periods the kernel counted and throttled so far: {@code nr_periods}, {@code nr_throttled}. */
+    /**
+     * The kernel's throttling counters so far: the periods it counted ({@code nr_periods}), those in
+     * which it throttled the cgroup ({@code nr_throttled}), and the time the cgroup's threads spent
+     * frozen, in microseconds (v1 {@code throttled_time} in ns over 1000, v2 {@code throttled_usec}).
+     */
     public long[] periodsAndThrottled() throws IOException {
         long periods = 0;
         long throttled = 0;
+        long throttledMicros = 0;
         for (String line : Files.readAllLines(dir.resolve("cpu.stat"))) {
             String[] kv = line.split(" ");
             switch (kv[0]) {
                 case "nr_periods" -> periods = Long.parseLong(kv[1]);
                 case "nr_throttled" -> throttled = Long.parseLong(kv[1]);
+                case "throttled_time" -> throttledMicros = Long.parseLong(kv[1]) / 1000;
+                case "throttled_usec" -> throttledMicros = Long.parseLong(kv[1]);
                 default -> { }
             }
         }
-        return new long[] {periods, throttled};
+        return new long[] {periods, throttled, throttledMicros};
     }
 
     /** The cgroup's directory. */

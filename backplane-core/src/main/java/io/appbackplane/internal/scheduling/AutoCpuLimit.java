@@ -38,8 +38,9 @@ import java.util.function.Supplier;
  * without throttling raises it by {@link #RECOVERY} back towards {@link #TARGET_SHARE}
  * (additive-increase, fast-decrease, as TCP's congestion window): the share settles just under the
  * level at which the kernel starts throttling, and finds that level again when the rest of the
- * process changes. {@link #MIN_SHARE} keeps the backplane's most urgent work moving when the rest of
- * the process alone uses the quota. Without a quota the budget is unlimited ({@link Long#MAX_VALUE}).
+ * process changes. {@link #MIN_SHARE} keeps the backplane's less urgent work moving when the rest of
+ * the process alone uses the quota (its most urgent priority is not held by this budget, {@link
+ * CpuBudget#exemptsMostUrgent()}). Without a quota the budget is unlimited ({@link Long#MAX_VALUE}).
  *
  * <p>Confined to the thread that runs the backplane's real ticks (its timer thread, or the thread
  * advancing a manual clock); {@link #quota()}, {@link #restCores()}, {@link #share()} and {@link

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * A new action may start while {@code used < released(now)}; running actions always finish, so the
  * use may exceed the budget by at most the run time of the actions already running when it ran out.
  * Budget not used in one slice stays available in the later slices of the same period; nothing
- * carries over past a real tick.
+ * carries over past a real tick. Under an {@code auto} limit the most urgent priority is not held
+ * ({@link #exemptsMostUrgent()}): its actions start at once and are charged, so less urgent work
+ * gets what they leave of the budget.
  *
  * <p>Thread-safe: any worker charges and checks; only the tick (one timer) resets.
  */
@@ -107,6 +109,15 @@ public final class CpuBudget {
     /** What the {@code auto} limit follows, or null when the limit is not {@code auto}. */
     public AutoCpuLimit auto() {
         return auto;
+    }
+
+    /**
+     * Whether actions at the most urgent priority start whatever the budget released (they are still
+     * charged): under {@code auto}, whose budget exists to keep the process under its container's
+     * quota, not to ration its most urgent work (rule 5). A fixed limit holds every priority.
+     */
+    boolean exemptsMostUrgent() {
+        return auto != null;
     }
 
     /** Whether a new action may start at {@code now}. */

@@ -36,7 +36,8 @@ final class ReadySelector {
     /**
      * Takes the next object to run: the head of the most urgent ready queue with quota left (rule
      * 3), replenishing all quotas by a virtual tick when every priority with work has spent its
-     * quota (rule 6), unless the CPU budget is used up (rule 5).
+     * quota (rule 6), unless the CPU budget is used up (rule 5; under {@code auto} the most urgent
+     * priority is still taken then, {@link CpuBudget#exemptsMostUrgent()}).
      *
      * @return a taken entry (its object is now RUNNING and owned by the caller, its priority's quota
      *     charged), {@link NothingTaken#NOTHING_READY} or {@link NothingTaken#THROTTLED}
@@ -51,23 +52,30 @@ final class ReadySelector {
      * microsecond). Ignored without a CPU limit.
      */
     Selection select(long now) {
+        int priorities = ready.priorities();
+        int scanned = priorities; // the priorities this selection may take from
         if (cpu.isLimited()) {
             if (!cpu.mayStart(now)) {
-                if (ready.totalDepth() > 0) {
-                    cpu.throttled(now);
+                int depth = ready.totalDepth();
+                if (depth == 0) {
+                    return NothingTaken.NOTHING_READY;
+                }
+                int urgent = cpu.exemptsMostUrgent() ? ready.depth(0) : 0;
+                if (depth > urgent) {
+                    cpu.throttled(now); // less urgent work waits for budget
+                }
+                if (urgent == 0) {
                     return NothingTaken.THROTTLED;
                 }
-                return NothingTaken.NOTHING_READY;
-            }
-            if (cpu.isThrottled()) {
+                scanned = 1; // rule 5 under auto: only the most urgent priority starts without budget
+            } else if (cpu.isThrottled()) {
                 cpu.resumed(now);
             }
         }
-        int priorities = ready.priorities();
         while (true) {
             long generation = quotas.generation();
             boolean quotaSpent = false;
-            for (int p = 0; p < priorities; p++) {
+            for (int p = 0; p < scanned; p++) {
                 // Depth, not the queue, counts work (as the park check does): a stale entry is
                 // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
                 while (ready.depth(p) > 0) {
@@ -90,6 +98,17 @@ final class ReadySelector {
                     }
                     quotas.refund(p, charge); // a stale entry: try this priority again
                 }
+            }
+            if (scanned < priorities) {
+                // Budget spent and nothing taken at the most urgent priority. Its quota is spent:
+                // it waits for budget too, as no virtual tick comes without budget (rule 6). Else
+                // its object is counted but not pushed yet: the worker yields before it parks,
+                // as for any object counted READY, until its submitter pushes it.
+                if (quotaSpent) {
+                    cpu.throttled(now);
+                    return NothingTaken.THROTTLED;
+                }
+                return NothingTaken.NOTHING_READY;
             }
             if (!quotaSpent) {
                 return NothingTaken.NOTHING_READY;

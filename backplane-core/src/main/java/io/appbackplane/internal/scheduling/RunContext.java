@@ -211,7 +211,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         return turnLeft
                 && effectivePriority == turnPriority
                 && !limits.readyAbove(effectivePriority)
-                && limits.cpuAllowsStart(lastActionEnd) // rule 5: budget used up ends the turn
+                && limits.cpuAllowsStart(lastActionEnd, turnPriority) // rule 5: budget used up ends the turn
                 && (turnCharge = limits.charge(turnPriority)) != QuotaLedger.NO_CHARGE;
     }
 

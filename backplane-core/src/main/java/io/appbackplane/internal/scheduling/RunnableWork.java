@@ -22,10 +22,12 @@ final class RunnableWork {
 
     /**
      * Whether a worker that found nothing should look again rather than park: an object is READY
-     * (the depth counters, what {@link ReadySelector#select} polls by) and the CPU budget lets it start.
+     * (the depth counters, what {@link ReadySelector#select} polls by) and the CPU budget lets it start
+     * (under {@code auto} an object READY at the most urgent priority starts without budget).
      */
     boolean hasRunnableWork() {
-        return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime()));
+        return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime())
+                || (cpu.exemptsMostUrgent() && ready.depth(0) > 0));
     }
 
     /**

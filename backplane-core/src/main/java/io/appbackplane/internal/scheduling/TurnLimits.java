@@ -35,11 +35,11 @@ final class TurnLimits {
     }
 
     /**
-     * Whether the CPU budget lets one more action start at {@code now} (rule 5); checked before each
-     * action of a turn, with the end of the action before it as {@code now}.
+     * Whether the CPU budget lets one more action at {@code priority} start at {@code now} (rule 5);
+     * checked before each action of a turn, with the end of the action before it as {@code now}.
      */
-    boolean cpuAllowsStart(long now) {
-        return !cpu.isLimited() || cpu.mayStart(now);
+    boolean cpuAllowsStart(long now, int priority) {
+        return !cpu.isLimited() || (priority == 0 && cpu.exemptsMostUrgent()) || cpu.mayStart(now);
     }
 
     /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
@@ -50,5 +50,10 @@ final class TurnLimits {
     /** Gives back a charge taken by {@link #charge} for an action that will not run now. */
     void refund(int priority, long charge) {
         quotas.refund(priority, charge);
+    }
+
+    /** The backplane's CPU budget (tests set an {@code auto} limit with their own sources on it). */
+    CpuBudget cpuBudget() {
+        return cpu;
     }
 }

@@ -59,7 +59,7 @@ class CgroupCpuQuotaTest {
     void v2_cpuMax() throws IOException {
         write("proc/self/cgroup", "0::/kubepods/pod1/c1\n");
         write("proc/self/mountinfo", V2_MOUNTS);
-        write("sys/fs/cgroup/kubepods/pod1/c1/cpu.max", "150000 100000\n");
+        v2("sys/fs/cgroup/kubepods/pod1/c1", "150000", "100000");
 
         assertThat(CgroupCpuQuota.read(root)).get().extracting(CpuQuota::cores).isEqualTo(1.5);
     }
@@ -68,7 +68,7 @@ class CgroupCpuQuotaTest {
     void v2_maxMeansNoQuota() throws IOException {
         write("proc/self/cgroup", "0::/app\n");
         write("proc/self/mountinfo", V2_MOUNTS);
-        write("sys/fs/cgroup/app/cpu.max", "max 100000\n");
+        v2("sys/fs/cgroup/app", "max", "100000");
 
         assertThat(CgroupCpuQuota.read(root)).isEmpty();
     }
@@ -77,9 +77,9 @@ class CgroupCpuQuotaTest {
     void nestedPath_theSmallestQuotaOfTheCgroupAndItsAncestorsWins() throws IOException {
         write("proc/self/cgroup", "0::/kubepods/pod1/c1\n");
         write("proc/self/mountinfo", V2_MOUNTS);
-        write("sys/fs/cgroup/kubepods/cpu.max", "400000 100000\n");
-        write("sys/fs/cgroup/kubepods/pod1/cpu.max", "25000 50000\n"); // the pod's: 0.5 cores
-        write("sys/fs/cgroup/kubepods/pod1/c1/cpu.max", "max 100000\n"); // the container sets none
+        v2("sys/fs/cgroup/kubepods", "400000", "100000");
+        v2("sys/fs/cgroup/kubepods/pod1", "25000", "50000"); // the pod's: 0.5 cores
+        v2("sys/fs/cgroup/kubepods/pod1/c1", "max", "100000"); // the container sets none
 
         Optional<CpuQuota> quota = CgroupCpuQuota.read(root);
 
@@ -103,7 +103,7 @@ class CgroupCpuQuotaTest {
         write("proc/self/cgroup", "2:cpu,cpuacct:/app\n0::/app\n");
         write("proc/self/mountinfo", V1_MOUNTS);
         v1("sys/fs/cgroup/cpu,cpuacct/app", "100000", "100000");
-        write("sys/fs/cgroup/unified/app/cpu.max", "max 100000\n");
+        v2("sys/fs/cgroup/unified/app", "max", "100000");
 
         assertThat(CgroupCpuQuota.read(root)).get().extracting(CpuQuota::cores).isEqualTo(1.0);
     }
@@ -117,7 +117,7 @@ class CgroupCpuQuotaTest {
     void malformedFiles_noQuota() throws IOException {
         write("proc/self/cgroup", "garbage\n0::/app\n");
         write("proc/self/mountinfo", "not a mount line\n" + V2_MOUNTS);
-        write("sys/fs/cgroup/app/cpu.max", "lots 100000\n");
+        v2("sys/fs/cgroup/app", "lots", "100000");
 
         assertThat(CgroupCpuQuota.read(root)).isEmpty();
     }
@@ -138,7 +138,7 @@ class CgroupCpuQuotaTest {
     void throttling_v2_hasTheSameNames() throws IOException {
         write("proc/self/cgroup", "0::/kubepods/pod1/c1\n");
         write("proc/self/mountinfo", V2_MOUNTS);
-        write("sys/fs/cgroup/kubepods/pod1/c1/cpu.max", "150000 100000\n");
+        v2("sys/fs/cgroup/kubepods/pod1/c1", "150000", "100000");
         write("sys/fs/cgroup/kubepods/pod1/c1/cpu.stat",
                 "usage_usec 80\nuser_usec 50\nsystem_usec 30\nnr_periods 250\nnr_throttled 3\nthrottled_usec 9000\n");
 
@@ -150,7 +150,7 @@ class CgroupCpuQuotaTest {
     void throttling_unknownWithoutCounters_orForAQuotaNotReadFromAFile() throws IOException {
         write("proc/self/cgroup", "0::/app\n");
         write("proc/self/mountinfo", V2_MOUNTS);
-        write("sys/fs/cgroup/app/cpu.max", "100000 100000\n");
+        v2("sys/fs/cgroup/app", "100000", "100000");
         CpuQuota quota = CgroupCpuQuota.read(root).orElseThrow();
         assertThat(CgroupCpuQuota.throttling(quota)).isEmpty();
 
@@ -160,6 +160,12 @@ class CgroupCpuQuotaTest {
         assertThat(CgroupCpuQuota.throttling(new CpuQuota(1, "set by hand"))).isEmpty();
     }
 
+    /** A cgroup v2 directory's {@code cpu.max}: the quota ({@code max} for none) and the period, in µs. */
+    private void v2(String dir, String quota, String period) throws IOException {
+        write(dir + "/cpu.max", quota + " " + period + "\n");
+    }
+
+    /** A cgroup v1 directory's {@code cpu.cfs_quota_us} ({@code -1} for none) and {@code cpu.cfs_period_us}. */
     private void v1(String dir, String quota, String period) throws IOException {
         write(dir + "/cpu.cfs_quota_us", quota + "\n");
         write(dir + "/cpu.cfs_period_us", period + "\n");

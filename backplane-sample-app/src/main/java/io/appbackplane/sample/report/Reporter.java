@@ -4,6 +4,7 @@ import io.appbackplane.ActionCounts;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentStatistics;
+import io.appbackplane.LatencyHistogram;
 import io.appbackplane.sample.SampleProperties;
 import io.appbackplane.sample.baseline.Baseline;
 import io.appbackplane.sample.load.LoadGenerator;
@@ -23,7 +24,7 @@ import org.springframework.context.annotation.Profile;
 /**
  * Logs one summary line every {@code sample.report.interval} (a timer action on the backplane, like
  * any other work): urgent latency p50/p99 as the load generator saw it over HTTP, how long urgent
- * and bulk actions waited in the backplane's ready queues, bulk re-pricing
+ * and bulk actions waited in the backplane's ready queues (for urgent ones also the 99th percentile), bulk re-pricing
  * throughput, CPU used against the limit, and rejections. Every number comes from {@link
  * LoadStats} or the backplane's statistics, which {@code /actuator/metrics} and {@code
  * /actuator/backplane} show too.
@@ -46,6 +47,7 @@ public class Reporter {
     private Duration lastThrottled = Duration.ZERO;
     private ActionCounts lastUrgentCounts;
     private ActionCounts lastBulkCounts;
+    private LatencyHistogram lastUrgentWaits = LatencyHistogram.empty();
 
     public Reporter(BackplaneRegistry backplanes, LoadStats load, LoadGenerator generator, SampleProperties properties) {
         this.backplanes = backplanes;
@@ -89,10 +91,13 @@ public class Reporter {
 
         ActionCounts urgentCounts = stats.priorities().get(Orders.PLACE_PRIORITY).counts();
         ActionCounts bulkCounts = stats.priorities().get(Pricing.REPRICE_PRIORITY).counts();
-        String queueWait = String.format(Locale.ROOT, "queue wait p%d %.1fms, p%d %.0fms", Orders.PLACE_PRIORITY,
-                meanQueueMs(urgentCounts, lastUrgentCounts), Pricing.REPRICE_PRIORITY, meanQueueMs(bulkCounts, lastBulkCounts));
+        LatencyHistogram urgentWaits = stats.priorities().get(Orders.PLACE_PRIORITY).queueWait();
+        String queueWait = String.format(Locale.ROOT, "queue wait p%d %.1fms (99th %.1fms), p%d %.0fms", Orders.PLACE_PRIORITY,
+                meanQueueMs(urgentCounts, lastUrgentCounts), p99Ms(urgentWaits.minus(lastUrgentWaits)),
+                Pricing.REPRICE_PRIORITY, meanQueueMs(bulkCounts, lastBulkCounts));
         lastUrgentCounts = urgentCounts;
         lastBulkCounts = bulkCounts;
+        lastUrgentWaits = urgentWaits;
 
         Histogram urgent = load.interval();
         String latency = urgent.getTotalCount() == 0 ? "urgent p50=- p99=- (no requests)"
@@ -120,6 +125,12 @@ public class Reporter {
         long actions = now.actionsRun() - (before == null ? 0 : before.actionsRun());
         Duration waited = now.totalQueueTime().minus(before == null ? Duration.ZERO : before.totalQueueTime());
         return actions == 0 ? 0 : waited.toNanos() / 1e6 / actions;
+    }
+
+    /** The 99th percentile of an interval's queue waits (ms), 0 when nothing ran. */
+    private static double p99Ms(LatencyHistogram waits) {
+        Duration p99 = waits.percentile(0.99);
+        return p99 == null ? 0 : p99.toNanos() / 1e6;
     }
 
     private Backplane backplaneOf(String component) {

@@ -158,7 +158,8 @@ public class BackplaneProperties {
         /**
          * CPU limit in cores per integration period: "0.5", "2", "500m", "unlimited" or "auto"
          * (follow the process's container CPU quota, re-read every period, minus what the rest of
-         * the process uses, so that the kernel does not throttle the process). Default: unlimited.
+         * the process uses, so that the kernel does not throttle the process; it holds back
+         * priorities 1 and below, never priority 0). Default: unlimited.
          */
         private String cpuLimit;
 
