@@ -482,7 +482,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void oneWorker_stress() {
-        stress(1).check(OneWorker.class);
+        LincheckScenarios.quick(stress(1)).check(OneWorker.class);
     }
 
     @Test
@@ -492,7 +492,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void twoWorkers_stress() {
-        stress(1).check(TwoWorkers.class);
+        LincheckScenarios.quick(stress(1)).check(TwoWorkers.class);
     }
 
     @Test
@@ -502,7 +502,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void swept_stress() {
-        stress(1).check(Swept.class);
+        LincheckScenarios.quick(stress(1)).check(Swept.class);
     }
 
     @Test

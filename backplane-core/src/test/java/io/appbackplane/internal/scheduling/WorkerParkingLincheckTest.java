@@ -218,22 +218,19 @@ public class WorkerParkingLincheckTest {
      */
     @Test
     public void twoWorkersAgainstTwoSubmits_modelChecking() {
-        new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(2_000)
-                .addCustomScenario(twoWorkersAgainstTwoSubmits())
-                .check(Parking.class);
+        cascade(500).check(Parking.class);
     }
 
     /** Random scenarios: two threads of three operations plus init and post parts. */
     @Test
     public void parking_modelChecking() {
-        modelChecking(1).iterations(LincheckScenarios.QUICK_SCENARIOS).check(Parking.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Parking.class);
     }
 
     @Test
     @Tag("stress")
     public void longRun() {
+        cascade(2_000).check(Parking.class);
         modelChecking(10).check(Parking.class);
         modelChecking(5).threads(3).check(Parking.class);
         new StressOptions()
@@ -272,6 +269,14 @@ public class WorkerParkingLincheckTest {
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** {@link #twoWorkersAgainstTwoSubmits} alone, in {@code invocations} interleavings. */
+    static ModelCheckingOptions cascade(int invocations) {
+        return new ModelCheckingOptions()
+                .iterations(0)
+                .invocationsPerIteration(invocations)
+                .addCustomScenario(twoWorkersAgainstTwoSubmits());
     }
 
     static ModelCheckingOptions modelChecking(int scale) {
