@@ -487,7 +487,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void oneWorker_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(OneWorker.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(OneWorker.class);
     }
 
     @Test
@@ -497,7 +497,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void twoWorkers_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(TwoWorkers.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(TwoWorkers.class);
     }
 
     @Test
@@ -507,7 +507,7 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void swept_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(Swept.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(Swept.class);
     }
 
     @Test
