@@ -9,7 +9,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * One node of a test cluster: a Spring Boot application context of its own in this JVM, connected
- * to the {@link TestBroker}, with short session and poll settings so group changes are fast.
+ * to the {@link TestBroker}, with short session and poll settings so group changes and commits are fast.
  */
 final class Node implements AutoCloseable {
 
@@ -30,6 +30,9 @@ final class Node implements AutoCloseable {
                 "spring.kafka.consumer.properties.heartbeat.interval.ms=500",
                 "spring.kafka.consumer.fetch-max-wait=20ms",
                 "spring.kafka.consumer.max-poll-records=500",
+                // A record's commit waits for the consumer's poll to return: a short poll lets the tests'
+                // waits for committed offsets end soon after the work does.
+                "spring.kafka.listener.poll-timeout=200ms",
                 "spring.kafka.producer.properties.linger.ms=1",
                 "spring.lifecycle.timeout-per-shutdown-phase=20s",
                 "backplane.kafka.retry.initial-backoff=20ms",

@@ -149,12 +149,12 @@ public class PartitionProgressLincheckTest {
 
     @Test
     public void progress_stress_linearizableAndCommitsOnlyDonePrefixes() {
-        stress(1).check(Progress.class);
+        stress(1).iterations(QUICK_SCENARIOS).check(Progress.class);
     }
 
     @Test
     public void progress_modelChecking_linearizableAndCommitsOnlyDonePrefixes() {
-        modelChecking(1).check(Progress.class);
+        modelChecking(1).iterations(QUICK_SCENARIOS).check(Progress.class);
     }
 
     @Test
@@ -164,7 +164,10 @@ public class PartitionProgressLincheckTest {
         modelChecking(10).check(Progress.class);
     }
 
-    /** 2 threads of 3 operations, 2 before and 1 after, as the core's Lincheck tests; 4 × scale scenarios (the default build stays short; -Pstress runs 40). */
+    /** The default build's quick pass: as many scenarios as the core's Lincheck tests run in it. */
+    static final int QUICK_SCENARIOS = 2;
+
+    /** 2 threads of 3 operations, 2 before and 1 after, as the core's Lincheck tests; 4 × scale scenarios (the default build runs {@link #QUICK_SCENARIOS}; -Pstress 40). */
     static StressOptions stress(int scale) {
         return new StressOptions().iterations(4 * scale).invocationsPerIteration(100)
                 .threads(2).actorsPerThread(3).actorsBefore(2).actorsAfter(1);

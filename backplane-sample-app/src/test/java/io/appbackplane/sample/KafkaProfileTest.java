@@ -37,6 +37,9 @@ class KafkaProfileTest {
         }
         registry.add("sample.kafka.broker.port", () -> port);
         registry.add("spring.kafka.bootstrap-servers", () -> "localhost:" + port);
+        // A record's commit waits for the consumer's poll to return: a short poll ends the wait for
+        // the committed offsets soon after the work does.
+        registry.add("spring.kafka.listener.poll-timeout", () -> "200ms");
     }
 
     @LocalServerPort

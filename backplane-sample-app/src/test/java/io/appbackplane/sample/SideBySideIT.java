@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,10 +19,21 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SideBySideIT {
 
+    /** The default build's run: the full warm-up, then a load just long enough for a few readings of the meters. */
     @Test
     void bothModesUnderTheSameLoad_giveOneChartAndOneTableWithEachModesNumbers(@TempDir Path out) throws Exception {
-        List<Result> results = SideBySide.run(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(1), 0,
-                List.of("backplane", "baseline"));
+        bothModes(Duration.ofSeconds(3), Duration.ofSeconds(5), out);
+    }
+
+    /** The same comparison with a longer load (the stress profile's run). */
+    @Test
+    @Tag("stress")
+    void bothModesUnderALongerLoad_giveOneChartAndOneTableWithEachModesNumbers(@TempDir Path out) throws Exception {
+        bothModes(Duration.ofSeconds(3), Duration.ofSeconds(10), out);
+    }
+
+    private static void bothModes(Duration warmup, Duration load, Path out) throws Exception {
+        List<Result> results = SideBySide.run(warmup, load, Duration.ofSeconds(1), 0, List.of("backplane", "baseline"));
         results.forEach(r -> System.out.println("SideBySideIT: " + r));
 
         assertThat(results).extracting(r -> r.run().mode()).containsExactly("backplane", "baseline");

@@ -209,22 +209,22 @@ public class AdmissionCounterLincheckTest {
 
     @Test
     public void admissions_stress_neverOverTheLimit() {
-        stress(1).check(Admissions.class);
+        LincheckScenarios.quick(stress(1)).check(Admissions.class);
     }
 
     @Test
     public void admissions_modelChecking_neverOverTheLimit() {
-        modelChecking(1).check(Admissions.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Admissions.class);
     }
 
     @Test
     public void workerFinishes_stress_neverOverTheLimit() {
-        stress(1).check(WorkerAdmissions.class);
+        LincheckScenarios.quick(stress(1)).check(WorkerAdmissions.class);
     }
 
     @Test
     public void workerFinishes_modelChecking_neverOverTheLimit() {
-        modelChecking(1).check(WorkerAdmissions.class);
+        LincheckScenarios.quick(modelChecking(1)).check(WorkerAdmissions.class);
     }
 
     @Test

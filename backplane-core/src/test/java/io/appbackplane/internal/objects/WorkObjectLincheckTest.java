@@ -482,32 +482,32 @@ public class WorkObjectLincheckTest {
 
     @Test
     public void oneWorker_stress() {
-        stress(1).check(OneWorker.class);
+        LincheckScenarios.quick(stress(1)).check(OneWorker.class);
     }
 
     @Test
     public void oneWorker_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(OneWorker.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(OneWorker.class);
     }
 
     @Test
     public void twoWorkers_stress() {
-        stress(1).check(TwoWorkers.class);
+        LincheckScenarios.quick(stress(1)).check(TwoWorkers.class);
     }
 
     @Test
     public void twoWorkers_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(TwoWorkers.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(TwoWorkers.class);
     }
 
     @Test
     public void swept_stress() {
-        stress(1).check(Swept.class);
+        LincheckScenarios.quick(stress(1)).check(Swept.class);
     }
 
     @Test
     public void swept_modelChecking() {
-        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING).check(Swept.class);
+        LincheckScenarios.quickModelChecking(INVOCATIONS_MODEL_CHECKING / 2).check(Swept.class);
     }
 
     @Test

@@ -179,22 +179,22 @@ public class CpuBudgetLincheckTest {
 
     @Test
     public void charges_stress_linearizable() {
-        stress(1).check(Charges.class);
+        LincheckScenarios.quick(stress(1)).check(Charges.class);
     }
 
     @Test
     public void charges_modelChecking_linearizable() {
-        modelChecking(1).check(Charges.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Charges.class);
     }
 
     @Test
     public void ticks_stress_noChargeLost() {
-        stress(1).check(Ticks.class);
+        LincheckScenarios.quick(stress(1)).check(Ticks.class);
     }
 
     @Test
     public void ticks_modelChecking_noChargeLost() {
-        modelChecking(1).check(Ticks.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Ticks.class);
     }
 
     @Test

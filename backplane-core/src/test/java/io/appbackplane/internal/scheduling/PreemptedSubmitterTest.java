@@ -2,17 +2,9 @@ package io.appbackplane.internal.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.appbackplane.ComponentSpec;
-import io.appbackplane.CpuLimit;
-import io.appbackplane.internal.components.DefaultComponent;
-import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.NothingTaken;
 import io.appbackplane.internal.objects.ReadyEntry;
-import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.Selection;
-import io.appbackplane.internal.objects.WorkObject;
-import io.appbackplane.internal.objects.WorkObjectLincheckTest;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -36,19 +28,14 @@ class PreemptedSubmitterTest {
     /** More passes of the worker loop than a worker that yields needs; one that never yields runs them all. */
     private static final int LOOP_PASSES = 1_000;
 
-    private final ReadyQueues ready = new ReadyQueues(2);
-    private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready,
-            new QuotaLedger(new int[] {64, 64}),
-            new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
-    private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
-    private final IdleWorkers workers = pool.idleWorkers();
-    private final DefaultComponent component =
-            new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+    private final IdleWorkersHarness parts = new IdleWorkersHarness();
+    private final Scheduler scheduler = parts.scheduler;
+    private final IdleWorkers workers = parts.workers;
     private final AtomicLong wallClock = new AtomicLong();
 
     @AfterEach
     void stopThePool() {
-        pool.stop();
+        parts.pool.stop();
     }
 
     @Test
@@ -93,11 +80,8 @@ class PreemptedSubmitterTest {
 
     /** What a submitter to a fresh key does before its push: the object is READY and counted in the depth. */
     private ReadyEntry countedButNotPushed(int key) {
-        WorkObject object = new WorkObject(component, key);
-        ActionNode node = new ActionNode(WorkerParkingLincheckTest.NeverRun.INSTANCE, 0,
-                new Request(component, key, 0, null, null, null, false), 0L);
-        ReadyEntry entry = (ReadyEntry) object.enqueue(node);
-        assertThat(ready.depth(0)).isEqualTo(1);
+        ReadyEntry entry = parts.readyEntry(key, 0);
+        assertThat(parts.ready.depth(0)).isEqualTo(1);
         return entry;
     }
 }

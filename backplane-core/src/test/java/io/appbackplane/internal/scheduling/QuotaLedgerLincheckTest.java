@@ -348,27 +348,27 @@ public class QuotaLedgerLincheckTest {
 
     @Test
     public void charges_stress_linearizable() {
-        stress(1).check(Charges.class);
+        LincheckScenarios.quick(stress(1)).check(Charges.class);
     }
 
     @Test
     public void charges_modelChecking_linearizable() {
-        modelChecking(1).check(Charges.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Charges.class);
     }
 
     @Test
     public void ticks_stress_neverOverdrawnAndOneVirtualTickPerGeneration() {
-        stress(1).check(Ticks.class);
+        LincheckScenarios.quick(stress(1)).check(Ticks.class);
     }
 
     @Test
     public void ticks_modelChecking_neverOverdrawnAndOneVirtualTickPerGeneration() {
-        modelChecking(1).check(Ticks.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Ticks.class);
     }
 
     @Test
     public void oneStepTicks_modelChecking_linearizable() {
-        modelChecking(1).addCustomScenario(ticksScenario(OneStepTicks.class)).check(OneStepTicks.class);
+        LincheckScenarios.quick(modelChecking(1)).addCustomScenario(ticksScenario(OneStepTicks.class)).check(OneStepTicks.class);
     }
 
     @Test
@@ -383,7 +383,7 @@ public class QuotaLedgerLincheckTest {
 
     @Test
     public void refundAfterTick_modelChecking_neverGivesBackAUnitOfTheNewPeriod() {
-        modelChecking(1).check(RefundAfterTick.class);
+        LincheckScenarios.quick(modelChecking(1)).check(RefundAfterTick.class);
     }
 
     @Test

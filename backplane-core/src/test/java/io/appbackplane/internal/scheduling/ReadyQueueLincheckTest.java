@@ -40,12 +40,12 @@ public class ReadyQueueLincheckTest {
 
     @Test
     public void stress_linearizableFifo() {
-        stress(1).check(ReadyQueueLincheckTest.class);
+        LincheckScenarios.quick(stress(1)).check(ReadyQueueLincheckTest.class);
     }
 
     @Test
     public void modelChecking_linearizableFifo() {
-        modelChecking(1).check(ReadyQueueLincheckTest.class);
+        LincheckScenarios.quick(modelChecking(1)).check(ReadyQueueLincheckTest.class);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.appbackplane.internal.scheduling;
 
+import io.appbackplane.internal.LincheckScenarios;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.WorkObject;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -57,12 +58,12 @@ public class ReadyQueuePurgeLincheckTest {
 
     @Test
     public void stress_purgeKeepsLiveFifo() {
-        ReadyQueueLincheckTest.stress(1).check(ReadyQueuePurgeLincheckTest.class);
+        LincheckScenarios.quick(ReadyQueueLincheckTest.stress(1)).check(ReadyQueuePurgeLincheckTest.class);
     }
 
     @Test
     public void modelChecking_purgeKeepsLiveFifo() {
-        ReadyQueueLincheckTest.modelChecking(1).check(ReadyQueuePurgeLincheckTest.class);
+        LincheckScenarios.quick(ReadyQueueLincheckTest.modelChecking(1)).check(ReadyQueuePurgeLincheckTest.class);
     }
 
     @Test

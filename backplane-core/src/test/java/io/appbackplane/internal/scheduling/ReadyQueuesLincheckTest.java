@@ -220,7 +220,7 @@ public class ReadyQueuesLincheckTest {
 
     @Test
     public void selection_stress() {
-        stress(1).check(Selection.class);
+        LincheckScenarios.quick(stress(1)).check(Selection.class);
     }
 
     @Test

@@ -2,18 +2,10 @@ package io.appbackplane.internal.scheduling;
 
 import io.appbackplane.Action;
 import io.appbackplane.ActionContext;
-import io.appbackplane.ComponentSpec;
-import io.appbackplane.CpuLimit;
 import io.appbackplane.internal.LincheckScenarios;
-import io.appbackplane.internal.components.DefaultComponent;
-import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.NothingTaken;
 import io.appbackplane.internal.objects.ReadyEntry;
-import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.Selection;
-import io.appbackplane.internal.objects.WorkObject;
-import io.appbackplane.internal.objects.WorkObjectLincheckTest;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,8 +63,6 @@ import org.junit.jupiter.api.Test;
  */
 public class WorkerParkingLincheckTest {
 
-    static final int PRIORITIES = 2;
-
     /** The stand-in's spin before it parks: short, so model checking explores it fully. */
     static final int SPINS = 2;
 
@@ -121,15 +111,9 @@ public class WorkerParkingLincheckTest {
 
     public static class Parking {
 
-        private final ReadyQueues ready = new ReadyQueues(PRIORITIES);
-        private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready,
-                new QuotaLedger(new int[] {64, 64}),
-                new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
-        /** Target 0: starts no threads, and {@code live > target} is false, so only the scheduler decides. */
-        private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
-        private final IdleWorkers workers = pool.idleWorkers();
-        private final DefaultComponent component =
-                new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+        private final IdleWorkersHarness parts = new IdleWorkersHarness();
+        private final Scheduler scheduler = parts.scheduler;
+        private final IdleWorkers workers = parts.workers;
         /** Submits begun (counted before the entry is pushed); also the next key. */
         private final AtomicInteger started = new AtomicInteger();
         /** Workers that stay until they take an entry; never more than {@code started}. */
@@ -141,14 +125,7 @@ public class WorkerParkingLincheckTest {
         /** A submit to a fresh key: the object goes IDLE → READY, its entry is pushed, a worker signalled. */
         @Operation
         public void submit(@Param(gen = IntGen.class, conf = "0:1") int priority) {
-            int key = started.incrementAndGet();
-            WorkObject object = new WorkObject(component, key);
-            ActionNode node = new ActionNode(NeverRun.INSTANCE, priority,
-                    new Request(component, key, priority, null, null, null, false), 0L);
-            WorkObject.Enqueued offered = object.enqueue(node);
-            require(offered instanceof ReadyEntry entry && entry.object == object, "a fresh object did not become READY");
-            scheduler.push((ReadyEntry) offered); // ready.push(entry); signalWork() is a no-op on the step-mode backplane
-            workers.signal(); // what signalWork() does on a threaded backplane
+            parts.submit(started.incrementAndGet(), priority);
         }
 
         /** The worker's loop until it takes an entry, or nothing when no started submit is left to claim. */
@@ -241,22 +218,19 @@ public class WorkerParkingLincheckTest {
      */
     @Test
     public void twoWorkersAgainstTwoSubmits_modelChecking() {
-        new ModelCheckingOptions()
-                .iterations(0)
-                .invocationsPerIteration(2_000)
-                .addCustomScenario(twoWorkersAgainstTwoSubmits())
-                .check(Parking.class);
+        cascade(500).check(Parking.class);
     }
 
     /** Random scenarios: two threads of three operations plus init and post parts. */
     @Test
     public void parking_modelChecking() {
-        modelChecking(1).iterations(LincheckScenarios.QUICK_SCENARIOS).check(Parking.class);
+        LincheckScenarios.quick(modelChecking(1)).check(Parking.class);
     }
 
     @Test
     @Tag("stress")
     public void longRun() {
+        cascade(2_000).check(Parking.class);
         modelChecking(10).check(Parking.class);
         modelChecking(5).threads(3).check(Parking.class);
         new StressOptions()
@@ -295,6 +269,14 @@ public class WorkerParkingLincheckTest {
         } catch (NoSuchMethodException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** {@link #twoWorkersAgainstTwoSubmits} alone, in {@code invocations} interleavings. */
+    static ModelCheckingOptions cascade(int invocations) {
+        return new ModelCheckingOptions()
+                .iterations(0)
+                .invocationsPerIteration(invocations)
+                .addCustomScenario(twoWorkersAgainstTwoSubmits());
     }
 
     static ModelCheckingOptions modelChecking(int scale) {

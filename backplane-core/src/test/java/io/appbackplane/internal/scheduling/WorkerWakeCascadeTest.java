@@ -3,14 +3,7 @@ package io.appbackplane.internal.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.appbackplane.ComponentSpec;
-import io.appbackplane.CpuLimit;
-import io.appbackplane.internal.components.DefaultComponent;
-import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ReadyEntry;
-import io.appbackplane.internal.objects.Request;
-import io.appbackplane.internal.objects.WorkObject;
-import io.appbackplane.internal.objects.WorkObjectLincheckTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,14 +33,10 @@ import org.junit.jupiter.api.Test;
  */
 class WorkerWakeCascadeTest {
 
-    private final ReadyQueues ready = new ReadyQueues(2);
-    private final Scheduler scheduler = new Scheduler(WorkObjectLincheckTest.BACKPLANE, ready,
-            new QuotaLedger(new int[] {64, 64}),
-            new CpuBudget(CpuLimit.UNLIMITED, Duration.ofSeconds(1), 1, 0), 1, Duration.ofHours(1));
-    private final WorkerPool pool = new WorkerPool(WorkObjectLincheckTest.BACKPLANE, scheduler, 0);
-    private final IdleWorkers workers = pool.idleWorkers();
-    private final DefaultComponent component =
-            new DefaultComponent(WorkObjectLincheckTest.BACKPLANE, ComponentSpec.named("c"), ready);
+    private final IdleWorkersHarness parts = new IdleWorkersHarness();
+    private final Scheduler scheduler = parts.scheduler;
+    private final WorkerPool pool = parts.pool;
+    private final IdleWorkers workers = parts.workers;
     private final AtomicReference<Parker> parkedWorker = new AtomicReference<>();
     private final AtomicReference<ReadyEntry> takenByParkedWorker = new AtomicReference<>();
     private volatile boolean done;
@@ -69,8 +58,8 @@ class WorkerWakeCascadeTest {
         startParkedWorker();
 
         workers.startSpinning(); // this thread now spins, as a worker that has just found nothing
-        submit(1);
-        submit(2);
+        parts.submit(1, 0);
+        parts.submit(2, 0);
         assertThat(parkedWorker.get().parked.get())
                 .as("a producer that saw a spinning worker unparked nobody").isTrue();
 
@@ -89,7 +78,7 @@ class WorkerWakeCascadeTest {
     void withNoSpinner_aProducerWakesTheParkedWorkerItself() {
         startParkedWorker();
 
-        submit(1);
+        parts.submit(1, 0);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
         assertThat(workers.idle()).isZero();
@@ -100,7 +89,7 @@ class WorkerWakeCascadeTest {
         startParkedWorker();
 
         workers.startSpinning();
-        submit(1);
+        parts.submit(1, 0);
         workers.stopSpinning();
         assertThat(scheduler.select()).isInstanceOf(ReadyEntry.class);
         workers.tookWorkAfterIdle();
@@ -112,7 +101,7 @@ class WorkerWakeCascadeTest {
     @Test
     void spinForWork_returnsAtOnceWhenWorkIsReady_andCountsItselfOnlyWhileSpinning() {
         assertThat(workers.spinForWork(1_000)).as("nothing ready: spun out").isFalse();
-        submit(1);
+        parts.submit(1, 0);
         assertThat(workers.spinForWork(Integer.MAX_VALUE)).as("work ready").isTrue();
         assertThat(workers.spinning()).isZero();
     }
@@ -123,7 +112,7 @@ class WorkerWakeCascadeTest {
         assertThat(workers.idle()).as("idle").isZero();
         assertThat(workers.spinning()).as("spinning").isZero();
 
-        submit(1);
+        parts.submit(1, 0);
 
         assertThat(sawWork.get(10, TimeUnit.SECONDS)).as("the yielding worker saw the work").isTrue();
         assertThat(scheduler.select()).as("still there for it to take").isInstanceOf(ReadyEntry.class);
@@ -134,10 +123,10 @@ class WorkerWakeCascadeTest {
         startParkedWorker();
         CompletableFuture<Boolean> sawWork = startYieldingWorker(); // looks, never takes
 
-        submit(1);
+        parts.submit(1, 0);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> takenByParkedWorker.get() != null);
-        submit(2); // the yielder may have missed the first entry (taken at once): this one ends its yields
+        parts.submit(2, 0); // the yielder may have missed the first entry (taken at once): this one ends its yields
         assertThat(sawWork.get(10, TimeUnit.SECONDS)).isTrue();
     }
 
@@ -217,16 +206,5 @@ class WorkerWakeCascadeTest {
         standIns.add(parked);
         parked.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> workers.idle() == 1);
-    }
-
-    /** What a submit to a fresh key does: the object goes READY, its entry is pushed, a worker signalled. */
-    private void submit(int key) {
-        WorkObject object = new WorkObject(component, key);
-        ActionNode node = new ActionNode(WorkerParkingLincheckTest.NeverRun.INSTANCE, 0,
-                new Request(component, key, 0, null, null, null, false), 0L);
-        ReadyEntry entry = (ReadyEntry) object.enqueue(node);
-        assertThat(entry.object).isSameAs(object);
-        scheduler.push(entry); // signalWork() is a no-op on the step-mode backplane
-        workers.signal(); // what signalWork() does on a threaded backplane
     }
 }
