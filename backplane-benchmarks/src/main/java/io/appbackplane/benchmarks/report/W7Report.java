@@ -43,13 +43,14 @@ final class W7Report {
     private W7Report() {}
 
     static void table(List<Result> results, PrintStream out) {
-        out.println("| mode | phase | urgent p99 queue wait (ms) | completed/s | rejected/s | forks |");
-        out.println("|---|---|---:|---:|---:|---:|");
+        out.println("| mode | phase | urgent p99 queue wait (ms) | urgent waits over 20 ms (%) | completed/s | rejected/s | forks |");
+        out.println("|---|---|---:|---:|---:|---:|---:|");
         for (Result r : results) {
             for (int i = 0; i < PHASES.size(); i++) {
                 String phase = PHASES.get(i);
                 Spread p99 = JmhReport.perFork(r, phase + "UrgentP99Ms", false);
                 out.println("| " + mode(r) + " | " + PHASE_LABELS.get(i) + " | " + p99.format("%.1f") + " | "
+                        + JmhReport.perFork(r, phase + "UrgentLatePct", false).format("%.2f") + " | "
                         + JmhReport.perFork(r, phase + "CompletedPerS", false).format("%,.0f") + " | "
                         + JmhReport.perFork(r, phase + "RejectedPerS", false).format("%,.0f") + " | " + p99.forks() + " |");
             }
