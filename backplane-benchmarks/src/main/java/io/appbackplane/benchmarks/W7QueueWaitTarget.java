@@ -1,5 +1,6 @@
 package io.appbackplane.benchmarks;
 
+import io.appbackplane.Action;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplanePolicy;
@@ -191,7 +192,7 @@ public class W7QueueWaitTarget {
         return new double[] {p99, completed, rejected, latePct};
     }
 
-    private static final io.appbackplane.Action<Object> BULK_ACTION = ctx -> {
+    private static final Action<Object> BULK_ACTION = ctx -> {
         Work.run(ACTION_TOKENS);
         return null;
     };

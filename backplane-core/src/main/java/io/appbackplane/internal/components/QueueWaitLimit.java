@@ -124,12 +124,13 @@ public final class QueueWaitLimit {
         lastRejected = rejectedSoFar;
         int current = limit;
         int next = current;
+        double gradient = period == null ? Double.NaN : period.gradient(targetNanos);
         if (period == null) {
             probes = 0;
-        } else if (period.gradient(targetNanos) < 1) {
+        } else if (gradient < 1) {
             tooHigh = current;
             probes = 0;
-            next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, period.gradient(targetNanos))));
+            next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, gradient)));
         } else if (period.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
             int step = (int) Math.max(1, (long) Math.sqrt(current));
             if (current >= PROBE_FROM * tooHigh) {

@@ -120,6 +120,14 @@ public final class CpuBudget {
         return auto != null;
     }
 
+    /**
+     * Whether a new action at {@code priority} may start at {@code now}: as {@link #mayStart(long)},
+     * except that the most urgent priority is not held where {@link #exemptsMostUrgent()}.
+     */
+    boolean mayStart(long now, int priority) {
+        return (priority == 0 && exemptsMostUrgent()) || mayStart(now);
+    }
+
     /** Whether a new action may start at {@code now}. */
     boolean mayStart(long now) {
         return !isLimited() || usedThisPeriod.get() < released(now);

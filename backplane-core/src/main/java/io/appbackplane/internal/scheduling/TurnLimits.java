@@ -39,7 +39,7 @@ final class TurnLimits {
      * checked before each action of a turn, with the end of the action before it as {@code now}.
      */
     boolean cpuAllowsStart(long now, int priority) {
-        return !cpu.isLimited() || (priority == 0 && cpu.exemptsMostUrgent()) || cpu.mayStart(now);
+        return !cpu.isLimited() || cpu.mayStart(now, priority);
     }
 
     /** Charges one action to {@code priority}: its receipt, or {@link QuotaLedger#NO_CHARGE}. */
