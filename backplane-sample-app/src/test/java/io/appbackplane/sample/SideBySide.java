@@ -99,7 +99,8 @@ public final class SideBySide {
             results.add(result);
         } catch (Exception | AssertionError failed) {
             // One run that could not be measured (a machine too busy to answer in time) leaves the others standing.
-            System.out.println("side-by-side: " + run.mode() + " with quota " + run.quotaCores() + " left out: it failed: " + failed);
+            System.out.println("side-by-side: " + run.mode() + " with quota " + run.quotaCores() + " left out: it failed: " + failed
+                    + (failed.getCause() == null ? "" : "; cause: " + failed.getCause()));
         }
     }
 

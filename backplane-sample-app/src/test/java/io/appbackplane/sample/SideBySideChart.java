@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
  */
 final class SideBySideChart {
 
-    private static final Map<String, String> COLORS = Map.of(
+    /** Each mode's colour: its lines are drawn in it. */
+    static final Map<String, String> COLORS = Map.of(
             "backplane", "#1f77b4", "baseline", "#d62728", "baseline-virtual", "#ff7f0e");
     private static final int PANEL_W = 420;
     private static final int PANEL_H = 150;

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -95,8 +96,9 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                     "--management.metrics.distribution.expiry.sample.urgent.latency=" + window,
                     "--management.metrics.distribution.buffer-length.sample.urgent.latency=2"))) {
                 loader.await("warm-up done; bulk re-pricing .* started", START.plus(warmup));
+                long recordedUntil = System.nanoTime() + load.toNanos(); // when the load process ends its load
                 long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
-                Readings readings = new Readings(measuredMeters, new Http(-1, loadActuator), load, every);
+                Readings readings = new Readings(measuredMeters, new Http(-1, loadActuator), recordedUntil, every);
                 System.out.println("side-by-side: " + mode + " loaded, quota " + (cgroup == null ? "none" : quotaCores + " cores")
                         + "; reading the meters every " + every.toMillis() + " ms");
                 ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
@@ -167,14 +169,18 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
         private RuntimeException lastMiss;
         private Throwable failure;
 
-        /** Takes the first reading: the recorded load is counted from its end. */
-        Readings(Http measured, Http loader, Duration load, Duration every) {
+        /**
+         * Takes the first reading: the recorded load is counted from its end, which an overloaded
+         * instance may answer seconds after the load began; readings stop shortly before {@code
+         * recordedUntil} ({@link System#nanoTime}), when the load process ends the load.
+         */
+        Readings(Http measured, Http loader, long recordedUntil, Duration every) {
             this.measured = measured;
             this.loader = loader;
             this.startCpu = lastCpu = cpuSeconds(measured);
             this.startBulk = lastBulk = repriced(measured);
             this.startNanos = lastNanos = System.nanoTime();
-            this.endNanos = startNanos + load.toNanos();
+            this.endNanos = recordedUntil;
             this.everyNanos = every.toNanos();
         }
 
@@ -185,12 +191,18 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 return; // the recorded load is (about to be) over: the bulk run is cancelled, the load process exits
             }
             try {
+                // Both processes are asked at once: the load process answers at once and exits when
+                // its load ends, while the measured instance, overloaded, may take seconds; its
+                // answers date the sample.
+                CompletableFuture<double[]> urgent = CompletableFuture.supplyAsync(() -> urgentP50AndP99(loader));
                 double cpu = cpuSeconds(measured);
                 double bulk = repriced(measured);
-                double seconds = (now - lastNanos) / 1e9;
-                samples.add(new Sample((now - startNanos) / 1e9, urgentMs(loader, "0.5"), urgentMs(loader, "0.99"),
-                        (bulk - lastBulk) / seconds, (cpu - lastCpu) / seconds));
-                lastNanos = now;
+                long readAt = System.nanoTime(); // the rates run to when the instance answered, not to when the reading began
+                double[] p50AndP99 = urgent.join();
+                double seconds = (readAt - lastNanos) / 1e9;
+                samples.add(new Sample((readAt - startNanos) / 1e9, p50AndP99[0], p50AndP99[1], (bulk - lastBulk) / seconds,
+                        (cpu - lastCpu) / seconds));
+                lastNanos = readAt;
                 lastCpu = cpu;
                 lastBulk = bulk;
             } catch (RuntimeException e) {
@@ -200,6 +212,18 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 lastMiss = e;
             } catch (Error e) {
                 failure = e; // a periodic task that throws is cancelled silently: keep it for rethrow()
+            }
+        }
+
+        /**
+         * The load process's urgent p50 and p99 over the recent window; unknown (NaN) when it no
+         * longer answers (its load ended while the reading waited for the measured instance).
+         */
+        private static double[] urgentP50AndP99(Http loader) {
+            try {
+                return new double[] {urgentMs(loader, "0.5"), urgentMs(loader, "0.99")};
+            } catch (UncheckedIOException loadEnded) {
+                return new double[] {Double.NaN, Double.NaN};
             }
         }
 
