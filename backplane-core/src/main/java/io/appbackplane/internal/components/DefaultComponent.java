@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * key-to-object table, pins, release; rule 16), {@link ComponentAdmission} (the
  * outstanding-operation limit and rejections; rule 11), {@link ComponentTimers} (timers and timer
  * endpoints; rule 13), {@link ModuleState} (the module state and its transitions) and {@link
- * ComponentEndpoints} (endpoints and their subscriptions).
+ * ComponentEndpoints} (endpoints and their subscriptions). Its objects and requests see it as their
+ * {@link ObjectOwner} and {@link RequestOwner}; it delivers its waiting objects' replies.
  *
  * <p>Invariants: {@code waiting = objects of this component in state WAITING} (each object reports
  * its entering and leaving WAITING through {@link #waitingChanged}); every accepted request finishes
@@ -53,6 +54,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DefaultComponent implements ObjectOwner, RequestOwner {
 
+    /** The backplane, as what components need of it. */
     private final ComponentHost backplane;
     /** The backplane's admission, taken once: a finishing request reaches it in one field read, not via the backplane. */
     private final TotalAdmission backplaneAdmission;
