@@ -83,7 +83,7 @@ public final class BackplaneCounters implements ActionAccounting, RequestCountin
     /** Counts an action that ran in its component's, its priority's and its endpoint's counters, and tells the observers. */
     @Override
     public void actionRan(WorkObject object, ActionNode node, long queueTime, long runTime) {
-        DefaultComponent component = object.component;
+        DefaultComponent component = (DefaultComponent) object.component; // every object's owner is a component
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
         priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
@@ -108,7 +108,7 @@ public final class BackplaneCounters implements ActionAccounting, RequestCountin
     /** Counts a slow action in its component's, its priority's and its endpoint's counters. */
     @Override
     public void slowActionRan(WorkObject object, ActionNode node) {
-        object.component.counters.slowActions.increment();
+        ((DefaultComponent) object.component).counters.slowActions.increment();
         priorityCounters[node.priority].slowActions.increment();
         ActionCounters endpoint = node.request.endpoint();
         if (endpoint != null) {

@@ -25,10 +25,7 @@ import io.appbackplane.internal.components.LinkedModules;
 import io.appbackplane.internal.components.ModuleDriver;
 import io.appbackplane.internal.components.Topics;
 import io.appbackplane.internal.objects.ObservedActions;
-import io.appbackplane.internal.objects.PendingReply;
-import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.SharedReplyListeners;
-import io.appbackplane.internal.objects.WorkObject;
 import io.appbackplane.internal.scheduling.CpuBudget;
 import io.appbackplane.internal.scheduling.CpuMeter;
 import io.appbackplane.internal.scheduling.PriorityInheritance;
@@ -338,12 +335,9 @@ public final class DefaultBackplane implements ComponentHost {
         }
     }
 
-    /** Delivers a reply (or its timeout) to the object that waits for it, if it still does. */
-    public void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure) {
-        ReadyEntry entry = object.deliver(reply, value, failure, clock.nanoTime());
-        if (entry != null) {
-            scheduler.push(entry);
-        }
+    @Override
+    public void unobservedFailure(BackplaneComponent component, Object key, Throwable failure) {
+        listeners.unobservedFailure(component, key, failure);
     }
 
     // ---------------------------------------------------------------- shutdown

@@ -1,9 +1,9 @@
 package io.appbackplane.internal;
 
 import io.appbackplane.Backplane;
+import io.appbackplane.BackplaneComponent;
 import io.appbackplane.BackplaneListener;
 import io.appbackplane.internal.base.SafeText;
-import io.appbackplane.internal.components.DefaultComponent;
 import java.util.List;
 
 /**
@@ -39,7 +39,7 @@ public final class ListenerFanOut {
         }
     }
 
-    public void unobservedFailure(DefaultComponent component, Object key, Throwable failure) {
+    public void unobservedFailure(BackplaneComponent component, Object key, Throwable failure) {
         LOG.log(System.Logger.Level.WARNING, "action on object '" + SafeText.of(key) + "' of component '" + component.name()
                 + "' in backplane '" + backplaneName + "' failed and nobody awaited its result", failure);
         for (BackplaneListener listener : listeners) {

@@ -1,5 +1,6 @@
 package io.appbackplane.internal.components;
 
+import io.appbackplane.BackplaneComponent;
 import io.appbackplane.internal.scheduling.SchedulingHost;
 import java.util.List;
 
@@ -19,6 +20,9 @@ public interface ComponentHost extends SchedulingHost {
 
     /** Where every timer registers while it is live, so that shutdown can cancel it. */
     LiveTimers liveTimers();
+
+    /** Tells the backplane's listeners of a failed action nobody awaited; a listener's failure never reaches the caller. */
+    void unobservedFailure(BackplaneComponent component, Object key, Throwable failure);
 
     /** The backplane's publish/subscribe topics. */
     Topics topics();

@@ -17,15 +17,17 @@ import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.TimerHandle;
 import io.appbackplane.TimerSpec;
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.objects.AfterAction;
 import io.appbackplane.internal.objects.KeyedObjects;
+import io.appbackplane.internal.objects.ObjectOwner;
+import io.appbackplane.internal.objects.PendingReply;
+import io.appbackplane.internal.objects.ReadyEntry;
+import io.appbackplane.internal.objects.ReadyMembership;
 import io.appbackplane.internal.objects.Request;
+import io.appbackplane.internal.objects.RequestOwner;
 import io.appbackplane.internal.objects.WorkObject;
-import io.appbackplane.internal.scheduling.ObjectSettling;
-import io.appbackplane.internal.scheduling.ReadyQueues;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -41,7 +43,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * key-to-object table, pins, release; rule 16), {@link ComponentAdmission} (the
  * outstanding-operation limit and rejections; rule 11), {@link ComponentTimers} (timers and timer
  * endpoints; rule 13), {@link ModuleState} (the module state and its transitions) and {@link
- * ComponentEndpoints} (endpoints and their subscriptions).
+ * ComponentEndpoints} (endpoints and their subscriptions). Its objects and requests see it as their
+ * {@link ObjectOwner} and {@link RequestOwner}; it delivers its waiting objects' replies.
  *
  * <p>Invariants: {@code waiting = objects of this component in state WAITING} (each object reports
  * its entering and leaving WAITING through {@link #waitingChanged}); every accepted request finishes
@@ -49,15 +52,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe: any thread may submit; the collaborators are reached through final fields.
  */
-public final class DefaultComponent implements BackplaneComponent, ObjectSettling {
+public final class DefaultComponent implements ObjectOwner, RequestOwner {
 
-    /** Seen as a {@link ComponentHost} by this package ({@link #host}); as itself by {@code internal.objects} ({@link #backplaneImpl}). */
-    private final DefaultBackplane backplane;
+    /** The backplane, as what components need of it. */
+    private final ComponentHost backplane;
     /** The backplane's admission, taken once: a finishing request reaches it in one field read, not via the backplane. */
     private final TotalAdmission backplaneAdmission;
     private final String name;
-    /** The backplane's ready queues, which this component's objects join (here, not per object: it saves memory per key). */
-    public final ReadyQueues ready;
+    /** The backplane's ready structure, which this component's objects join (here, not per object: it saves memory per key). */
+    private final ReadyMembership ready;
     public final ActionCounters counters = new ActionCounters();
     private final AtomicInteger waiting = new AtomicInteger();
     public final KeyedObjects keyedObjects;
@@ -69,12 +72,13 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
     /** Adapts the admission limit to the component's queue-wait target; null without a target. */
     public final QueueWaitLimit queueWaitLimit;
 
-    public DefaultComponent(DefaultBackplane backplane, ComponentSpec spec, ReadyQueues ready) {
+    public DefaultComponent(ComponentHost backplane, ComponentSpec spec, ReadyMembership ready) {
         this.backplane = backplane;
         this.backplaneAdmission = backplane.totalAdmission();
         this.name = spec.name();
         this.ready = ready;
-        this.keyedObjects = new KeyedObjects(this, spec.idleObjectRetention());
+        this.keyedObjects = new KeyedObjects(this, spec.idleObjectRetention(), backplane.timers(), backplane.clock(),
+                backplane.tracer());
         this.admission = new ComponentAdmission(this, backplane, spec, counters);
         this.requests = new RequestDispatch(this, backplane, counters, admission, keyedObjects);
         this.timers = new ComponentTimers(this, backplane);
@@ -106,10 +110,6 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
         return backplane;
     }
 
-    public DefaultBackplane backplaneImpl() {
-        return backplane;
-    }
-
     /** The backplane, as what this component and its collaborators need of it. */
     ComponentHost host() {
         return backplane;
@@ -131,7 +131,7 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
         return (CompletableFuture<T>) future;
     }
 
-    /** Submits to a pinned object (a handle's or a pool's): no key lookup. */
+    @Override
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
@@ -139,7 +139,7 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
         return (CompletableFuture<T>) future;
     }
 
-    /** Executes on a pinned object (a pool's): no key lookup, no future. */
+    @Override
     public void executeOn(WorkObject object, int priority, Action<?> action) {
         requests.dispatch(object, requests.request(object.key, priority, null, null, null, false), action);
     }
@@ -197,7 +197,7 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
         return admission.reject(request, reason, message);
     }
 
-    /** Called exactly once per accepted request, by {@link Request}. */
+    @Override
     public void requestFinished(Request request, boolean success, boolean byShutdown) {
         int slot = WorkerThread.currentSlot(); // once for every counter the finish touches
         admission.finished(slot);
@@ -209,6 +209,12 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
         backplaneAdmission.requestFinished(request, success, byShutdown, slot);
     }
 
+    @Override
+    public void unobservedFailure(Object key, Throwable failure) {
+        backplane.unobservedFailure(this, key, failure);
+    }
+
+    @Override
     public void waitingChanged(int delta) {
         waiting.addAndGet(delta);
         backplaneAdmission.waitingChanged(delta);
@@ -216,14 +222,27 @@ public final class DefaultComponent implements BackplaneComponent, ObjectSettlin
 
     // ---------------------------------------------------------------- objects (KeyedObjects)
 
-    /** Whether an object going idle now is kept for the idle-object retention, not released at once (rule 16). */
+    @Override
+    public ReadyMembership ready() {
+        return ready;
+    }
+
+    @Override
     public boolean keepsIdleObjects() {
         return keyedObjects.keepsIdleObjects();
     }
 
-    /** Acts on an object's {@link AfterAction}: removes it if RELEASED, lists it for the idle sweep if LIST_IDLE. */
+    @Override
     public void settled(WorkObject object, AfterAction after) {
         keyedObjects.settled(object, after);
+    }
+
+    @Override
+    public void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure) {
+        ReadyEntry entry = object.deliver(reply, value, failure, backplane.clock().nanoTime());
+        if (entry != null) {
+            backplane.scheduler().push(entry);
+        }
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.appbackplane.internal.objects;
 
 import io.appbackplane.Action;
+import io.appbackplane.ActionTracer;
+import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
 import io.appbackplane.ObjectHandle;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectReleasedException;
-import io.appbackplane.internal.DefaultBackplane;
 import io.appbackplane.internal.base.SafeText;
-import io.appbackplane.internal.components.DefaultComponent;
+import io.appbackplane.internal.base.TimerService;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -36,17 +37,27 @@ public final class KeyedObjects {
 
     static final int MAX_POOL_SIZE = 1024;
 
-    private final DefaultComponent component;
+    private final ObjectOwner component;
+    /** The backplane's action tracer, or null: the actions {@link #cancelQueued} removes end as dropped. */
+    private final ActionTracer tracer;
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
     /** Releases objects that stayed idle; null with a retention of zero (objects released at once). */
     private final IdleObjectSweep sweep;
 
-    public KeyedObjects(DefaultComponent component, Duration idleObjectRetention) {
+    /**
+     * @param component the component whose objects these are
+     * @param idleObjectRetention how long an idle object is kept (zero: released at once)
+     * @param timers the backplane's timer service, which the idle sweep runs on
+     * @param clock the backplane's clock, which the idle sweep reads
+     * @param tracer the backplane's action tracer, or null
+     */
+    public KeyedObjects(ObjectOwner component, Duration idleObjectRetention, TimerService timers, BackplaneClock clock,
+            ActionTracer tracer) {
         this.component = component;
-        DefaultBackplane backplane = component.backplaneImpl();
+        this.tracer = tracer;
         this.sweep = idleObjectRetention.isZero() ? null
-                : new IdleObjectSweep(this, backplane.timers(), backplane.clock(), idleObjectRetention.toNanos());
+                : new IdleObjectSweep(this, timers, clock, idleObjectRetention.toNanos());
     }
 
     /** Idle objects are kept for the retention, unless it is zero or the sweep holds its most already. */
@@ -118,7 +129,7 @@ public final class KeyedObjects {
             for (int i = 0; i < size; i++) {
                 members[i] = pin(new PooledObjects.PoolKey(n, i));
             }
-            return new PooledObjects(component, n, members);
+            return new PooledObjects(this, component, n, members);
         });
         if (pool.size() != size) {
             throw new IllegalArgumentException("pool '" + poolName + "' of component '" + component.name() + "' has "
@@ -140,13 +151,12 @@ public final class KeyedObjects {
         }
         List<ActionNode> removed = object.removeQueued();
         settled(object, object.settleIfIdle());
-        DefaultBackplane backplane = component.backplaneImpl();
         for (ActionNode node : removed) {
             CancellationException cancelled = new CancellationException("queued action of object '" + SafeText.of(key)
                     + "' of component '" + component.name() + "' was cancelled by cancelQueued");
             node.request.fail(cancelled);
             if (node.trace != null) {
-                ObservedActions.dropped(backplane.tracer, List.of(node), () -> cancelled);
+                ObservedActions.dropped(tracer, List.of(node), () -> cancelled);
             }
         }
         return removed.size();

@@ -86,14 +86,14 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
     public void accept(Object value, Throwable failure) {
         WorkObject waiting = object;
         if (waiting != null) {
-            waiting.component.backplaneImpl().deliverReply(this, waiting, value, unwrap(failure));
+            waiting.component.deliverReply(this, waiting, value, unwrap(failure));
         }
     }
 
     private void timedOut(Duration timeout) {
         WorkObject waiting = object;
         if (waiting != null) {
-            waiting.component.backplaneImpl().deliverReply(this, waiting, null,
+            waiting.component.deliverReply(this, waiting, null,
                     new ReplyTimeoutException(waiting.component.name(), waiting.key, timeout));
         }
     }

@@ -3,7 +3,6 @@ package io.appbackplane.internal.objects;
 import io.appbackplane.Action;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectReleasedException;
-import io.appbackplane.internal.components.DefaultComponent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,12 +22,15 @@ public final class PooledObjects implements ObjectPool {
         }
     }
 
-    private final DefaultComponent component;
+    /** The table of the component's objects, which holds this pool by name. */
+    private final KeyedObjects table;
+    private final ObjectOwner component;
     private final String name;
     private final WorkObject[] objects;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    PooledObjects(DefaultComponent component, String name, WorkObject[] objects) {
+    PooledObjects(KeyedObjects table, ObjectOwner component, String name, WorkObject[] objects) {
+        this.table = table;
         this.component = component;
         this.name = name;
         this.objects = objects;
@@ -91,9 +93,9 @@ public final class PooledObjects implements ObjectPool {
     @Override
     public void release() {
         if (released.compareAndSet(false, true)) {
-            component.keyedObjects.poolReleased(this);
+            table.poolReleased(this);
             for (WorkObject object : objects) {
-                component.settled(object, object.unpin());
+                table.settled(object, object.unpin());
             }
         }
     }

@@ -4,7 +4,6 @@ import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.base.FutureCompletions;
 import io.appbackplane.internal.base.SafeText;
-import io.appbackplane.internal.components.DefaultComponent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +30,7 @@ public final class Request {
     private static final int SYSTEM = 1 << 16;
     private static final int FINISHED = 1 << 17;
 
-    final DefaultComponent component;
+    final RequestOwner component;
     public final Object key;
     /** The submitter's future, or null for fire-and-forget ({@code execute}, timer firings). */
     public final CompletableFuture<Object> future;
@@ -66,7 +65,7 @@ public final class Request {
      * @param timer the timer this request is a firing of, or null
      * @param endpoint the counters of the endpoint the request came through, or null; not both
      */
-    public Request(DefaultComponent component, Object key, int priority, CompletableFuture<Object> future, Firing timer,
+    public Request(RequestOwner component, Object key, int priority, CompletableFuture<Object> future, Firing timer,
             ActionCounters endpoint, boolean system) {
         if ((priority & ~PRIORITY_MASK) != 0 || (timer != null && endpoint != null)) {
             throw new IllegalArgumentException("internal: priority " + priority + " unchecked, or both a timer and an endpoint");
@@ -173,7 +172,7 @@ public final class Request {
                 future.completeExceptionally(failure);
             }
         } else if (failure != null) {
-            component.backplaneImpl().listeners.unobservedFailure(component, key, failure);
+            component.unobservedFailure(key, failure);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.appbackplane.internal.objects;
 
 import io.appbackplane.internal.base.SafeText;
-import io.appbackplane.internal.components.DefaultComponent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -63,7 +62,8 @@ public final class WorkObject extends ObjectActionQueue {
     /** What {@link #afterAction} hands back: the new entry to push, or an {@link AfterAction}. */
     public sealed interface TurnEnd permits ReadyEntry, AfterAction {}
 
-    public final DefaultComponent component;
+    /** The component this object belongs to. */
+    public final ObjectOwner component;
     public final Object key;
 
     private ReadyEntry readyEntry;
@@ -92,7 +92,7 @@ public final class WorkObject extends ObjectActionQueue {
         }
     }
 
-    public WorkObject(DefaultComponent component, Object key) {
+    public WorkObject(ObjectOwner component, Object key) {
         this.component = component;
         this.key = key;
     }
@@ -141,7 +141,7 @@ public final class WorkObject extends ObjectActionQueue {
         if (currentState() != READY || readyEntry != entry) {
             return false;
         }
-        component.ready.decrementDepth(entry.priority);
+        component.ready().decrementDepth(entry.priority);
         readyEntry = null;
         setState(RUNNING);
         prefetch();
@@ -406,16 +406,16 @@ public final class WorkObject extends ObjectActionQueue {
     private void goStale() {
         ReadyEntry stale = readyEntry;
         readyEntry = null;
-        component.ready.decrementDepth(stale.priority);
+        component.ready().decrementDepth(stale.priority);
         stale.kill();
-        component.ready.purgeDeadHead(stale.priority);
+        component.ready().purgeDeadHead(stale.priority);
     }
 
     private ReadyEntry becomeReady() {
         int p = effectivePriority();
         readyEntry = new ReadyEntry(this, p);
         setState(READY);
-        component.ready.incrementDepth(p);
+        component.ready().incrementDepth(p);
         return readyEntry;
     }
 

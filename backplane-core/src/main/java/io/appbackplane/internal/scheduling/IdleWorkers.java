@@ -6,51 +6,40 @@ import java.util.function.LongSupplier;
 
 /**
  * How the idle workers of a {@link WorkerPool} wait for work and how producers wake them (scheduling
- * rule 9: idle workers block; they do not spin beyond a brief spin before parking, only on a
- * processor no other awake worker needs, {@link #spinningIsFree()}, and a few yields of the
- * processor, {@link #yieldForWork}). The pool owns the threads; this class owns the parkers
- * (the pool's workers, and a test's stand-ins), {@code idle} (parkers inside {@link #awaitWork})
- * and {@code spinning} (parkers inside {@link #spinForWork}).
+ * rule 9: idle workers block, after a brief spin where spinning is free and a few yields of the
+ * processor). The pool owns the threads; this class owns the parkers (the pool's workers, and a
+ * test's stand-ins: {@link #enlist}) and two counts, {@code idle = parkers inside awaitWork} and
+ * {@code spinning = parkers inside spinForWork}; a worker running a turn, selecting or yielding is
+ * in neither.
  *
- * <h2>Concurrency: parking without lost wake-ups</h2>
- * A worker that found nothing sets its {@code parked} flag and increments {@code idle}, then looks
- * for work once more before parking. A producer pushes its entry first and then, if {@code idle >
- * 0}, CASes some worker's flag from true to false and unparks it. Both sides write then read
- * volatile state, so either the worker's second look sees the entry or the producer sees the flag;
- * an unpark before the park leaves a permit, so the park returns at once.
+ * <p>Worker side: {@link #lookBeforeParking} ({@link #spinForWork}, then {@link #yieldForWork}),
+ * {@link #awaitWork}, and {@link #tookWorkAfterIdle} after it takes an entry. Producer side: {@link
+ * #signal}, after its push. Both work on a {@link Parker}, so that {@code WorkerParkingLincheckTest}
+ * runs this protocol with Lincheck threads standing in for workers.
  *
- * <h2>Spinning workers take over the producer's wake-up</h2>
- * Before it parks, an idle worker spins briefly ({@link #spinForWork}), counted in {@code spinning}.
- * A producer that sees a spinning worker unparks nobody: the spinner will see the entry. That saves
- * the producer an unpark system call per submit on a busy backplane (where workers run one short
- * action and look again), but a burst of pushes seen by one spinner must still wake enough
- * workers. So a worker that comes back from idle (a spin, its yields or a park) and takes an
- * entry calls {@link #tookWorkAfterIdle}: if work is still ready, it signals in the producer's
- * place, and a worker woken that way does the same, so wake-ups cascade as far as there is work
- * (ForkJoinPool's workers propagate signals the same way). Why nothing is lost: a producer that
- * skipped read {@code spinning > 0} after its push, so the spinner's decrement, and every read it
- * makes after it, comes after that push. The spinner then either takes an entry and checks for more (its check sees the
- * push unless the entry was taken), or finds nothing and parks through {@link #awaitWork}, whose
- * second look sees the push. Workers that go on from a turn of their own do not check: a producer
- * never leaves its wake-up to a worker that is not spinning. A surplus worker that retires after a
- * spin or its yields (it leaves at its next loop boundary, before selecting) checks and signals too.
- *
- * <h2>Yielding before parking</h2>
- * After its spin (or instead of it, where spinning is not free), an idle worker yields its
- * processor a few times, looking for work after each ({@link #yieldForWork}), and only then parks:
- * a producer waiting for that processor gets it, and finds the worker awake rather than parked, so
- * it makes no unpark system call. A yielding worker is neither idle nor spinning, like a worker in
- * a turn, as far as the counters go: producers that skip their unpark because no worker is idle
- * are covered by the second look of {@link #awaitWork}. Unlike a worker in a turn it may be off its
- * processor, so it stops yielding after one yield that kept it away for long, and parks. A worker
- * that found nothing to take while an object is counted READY (its submitter has not pushed its
- * entry yet) goes straight to the yields: a spin would only hold the processor that submitter may
- * be waiting for.
- *
- * <p>The worker side is {@link #lookBeforeParking} ({@link #spinForWork}, {@link #yieldForWork}),
- * {@link #awaitWork} and {@link #tookWorkAfterIdle}, the producer side {@link #signal}; they work on a {@link Parker} (a
- * worker is one), so that {@code WorkerParkingLincheckTest} can run the real protocol with Lincheck
- * threads standing in for workers ({@link #enlist}/{@link #delist}).
+ * <h2>Concurrency: no lost wake-up</h2>
+ * <ul>
+ *   <li><b>Park.</b> A worker that found nothing sets its {@code parked} flag, increments {@code
+ *       idle}, then looks once more before parking. A producer pushes, then, if {@code idle > 0},
+ *       CASes some worker's flag from true to false and unparks it. Each side writes, then reads,
+ *       volatile state, so the worker's second look sees the push or the producer sees the flag; an
+ *       unpark before the park leaves a permit.
+ *   <li><b>Spinners take over the wake-up.</b> A producer that sees {@code spinning > 0} unparks
+ *       nobody (it saves an unpark system call per push on a busy backplane). It read {@code
+ *       spinning} after its push, so the spinner's decrement and everything it reads later come
+ *       after that push: the spinner either takes an entry and then calls {@link
+ *       #tookWorkAfterIdle}, which signals in the producer's place while work is still READY (and
+ *       a worker woken so does the same: the wake-ups cascade as far as there is work, as
+ *       ForkJoinPool's signals propagate), or it finds nothing and parks through {@link
+ *       #awaitWork}, whose second look sees the push. A producer never leaves its wake-up to a
+ *       worker that is not spinning, so a worker going on from a turn of its own needs no check; a
+ *       surplus worker that retires after its spin or yields checks and signals too.
+ *   <li><b>Yielders are covered by the second look.</b> A yielding worker counts as neither idle
+ *       nor spinning: a producer that skipped its unpark because no worker was idle is seen by the
+ *       second look of {@link #awaitWork}, as for a worker coming from a turn. A yield may keep the
+ *       worker off its processor, so one yield longer than {@link #LONG_YIELD_NANOS} ends the
+ *       yields and the worker parks: a push waits for at most one such yield.
+ * </ul>
  */
 final class IdleWorkers {
 
@@ -129,10 +118,10 @@ final class IdleWorkers {
     }
 
     /**
-     * Looks for work a few microseconds before parking: on a busy backplane new work usually arrives
-     * within that, and a park costs this worker a sleep and its submitter an unpark system call.
-     * Short (well under a scheduler time slice), so an idle backplane still parks at once for
-     * practical purposes (rule 9). Counted in {@code spinning} throughout (see the class comment).
+     * Looks for work {@code spins} times before parking, counted in {@code spinning} throughout
+     * (see the class comment): on a busy backplane new work often comes within that, and a park
+     * costs this worker a sleep and its producer an unpark. Well under a time slice, so an idle
+     * backplane still parks promptly (rule 9).
      *
      * @return whether work (or a stop) came: the worker selects again, and calls {@link
      *     #tookWorkAfterIdle} if it takes an entry
@@ -156,13 +145,11 @@ final class IdleWorkers {
      * What an idle worker does before it parks: the spin where spinning is free ({@link
      * #spinningIsFree()}, passed as {@code maySpin}), then, if that found nothing, the yields.
      *
-     * <p>No spin when an object is already counted READY although the select before this found
-     * nothing to take: its submitter is between counting it ({@code WorkObject.enqueue}, under the
-     * monitor) and pushing its entry, or another worker is between polling and taking it. The spin's
-     * check reads the depth, so it would end at once and send the worker back to select: select,
-     * one spin hint, select, ..., with no yield and no park, while a preempted submitter waited for
-     * the OS to preempt a spinning worker (a time slice). The yields hand the processor over
-     * instead: the submitter's entry is taken within one yield ({@code PreemptedSubmitterTest}).
+     * <p>No spin when an object is counted READY although the select before this found nothing to
+     * take: its submitter is between counting it and pushing its entry (or another worker between
+     * polling and taking it). The spin reads the depth, so it would end at once and loop back to
+     * select without ever giving up the processor that submitter may need; a yield hands it over,
+     * and the entry is taken within one yield ({@code PreemptedSubmitterTest}).
      *
      * @return whether work (or a stop) came: the worker selects again instead of parking
      */
@@ -180,28 +167,17 @@ final class IdleWorkers {
     }
 
     /**
-     * Before an idle worker parks (after its spin, or instead of it where spinning is not free):
-     * yields its processor, looking for work after each yield. Where producers share the processors
-     * with the workers (more threads want to run than there are processors), a worker that parks as
-     * soon as it runs dry costs the producer an unpark system call for the next entry, and one that
-     * spins keeps the processor from the producer; a yielding worker lets a thread waiting for its
-     * processor run and stays awake, so the producer's {@link #signal} finds no idle worker and
-     * returns at once (docs/benchmarks.md, "Fewer wake-ups", has the measurements).
+     * Before an idle worker parks (after its spin, or instead of it): yields its processor up to
+     * {@code yields} times, looking for work after each. Where producers share the processors with
+     * the workers, a worker that parks as soon as it runs dry costs the producer an unpark for the
+     * next entry, and one that spins keeps the processor from it; a yielding worker lets the
+     * producer run and stays awake, so {@link #signal} finds no idle worker and returns at once. It
+     * yields also where spinning is not free: a yield hands the processor to a thread with work
+     * where a spin would hold it.
      *
-     * <p>Unlike the spin, a worker yields also when more workers are awake than there are
-     * processors ({@link #spinningIsFree()} false): a yield hands the processor to a thread waiting
-     * for it, where a spin would hold it, so adding workers beyond the processors costs no
-     * throughput (W6 in docs/benchmarks.md).
-     *
-     * <p>Not counted in {@code spinning}, unlike the spin: a yielding worker may be off its
-     * processor for a time slice, so producers must not leave their wake-ups to it; they still wake
-     * a parked worker. Nothing is lost: a producer that skipped its unpark because no worker was
-     * idle is seen by the second look of {@link #awaitWork}, as for a worker coming from a turn.
-     * What a yield can cost is latency: while no worker is idle, a producer's entry waits until a
-     * yielder is back on its processor. So a yield that kept the worker away for more than {@link
-     * #LONG_YIELD_NANOS} (the processors are contended, other threads got time slices) ends the
-     * yields, and the worker parks, where a producer's unpark reaches it: an entry waits for at most
-     * one such yield, as it may wait for a spinner that was preempted.
+     * <p>Not counted in {@code spinning}: a yielder may be off its processor for a time slice, so
+     * producers must not leave their wake-ups to it (see the class comment for why nothing is lost,
+     * and for the {@link #LONG_YIELD_NANOS} bound on the latency a yield adds).
      *
      * @return whether work (or a stop) came, as {@link #spinForWork}
      */
@@ -228,10 +204,9 @@ final class IdleWorkers {
 
     /**
      * Whether an idle worker may spin before it parks: only while the workers awake (running a turn,
-     * selecting or spinning; the caller is one) do not outnumber the processors. A worker with more
-     * workers awake than processors would spin on a core that another worker, or a producer, needs:
-     * with more workers than processors, spinning workers take time slices from working ones. Skipping the
-     * spin is always correct (spinning only saves a wake-up, see the class comment).
+     * selecting or spinning; the caller is one) do not outnumber the processors, else its spin
+     * would take a processor a working worker or a producer needs. Skipping the spin is always
+     * correct: spinning only saves a wake-up.
      */
     boolean spinningIsFree() {
         return spinningIsFree(pool.live() - idle.get(), PROCESSORS);

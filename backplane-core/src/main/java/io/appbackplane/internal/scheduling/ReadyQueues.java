@@ -2,6 +2,7 @@ package io.appbackplane.internal.scheduling;
 
 import io.appbackplane.internal.base.CacheLines;
 import io.appbackplane.internal.objects.ReadyEntry;
+import io.appbackplane.internal.objects.ReadyMembership;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * monitor of the object whose state changes. Depth, never the queue, is what counts as work: the
  * scheduler's selection and the workers' park check both read it, so they agree.
  */
-public final class ReadyQueues {
+public final class ReadyQueues implements ReadyMembership {
 
     /**
      * Ints between two priorities' counters in {@link #depth}: one cache line ({@link CacheLines}),
@@ -54,6 +55,7 @@ public final class ReadyQueues {
      * Removes the dead entries at the head of queue {@code p} (see {@link ReadyEntry}); called by
      * whoever may have made that head dead.
      */
+    @Override
     public void purgeDeadHead(int p) {
         queues[p].purgeDeadHead();
     }
@@ -79,11 +81,13 @@ public final class ReadyQueues {
     }
 
     /** Called under the monitor of an object entering READY at {@code p}. */
+    @Override
     public void incrementDepth(int p) {
         depth.incrementAndGet(slot(p));
     }
 
     /** Called under the monitor of an object leaving READY at {@code p}. */
+    @Override
     public void decrementDepth(int p) {
         depth.decrementAndGet(slot(p));
     }

@@ -121,8 +121,7 @@ public final class Scheduler {
             push(entry);
         } else if (after == AfterAction.RELEASE || after == AfterAction.LIST_IDLE) {
             // Only these two need the component (a continued turn, the common case, does not).
-            ObjectSettling settling = object.component;
-            settling.settled(object, (AfterAction) after);
+            object.component.settled(object, (AfterAction) after);
         }
         return after;
     }
