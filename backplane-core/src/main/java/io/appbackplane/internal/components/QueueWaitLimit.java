@@ -1,6 +1,8 @@
 package io.appbackplane.internal.components;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -39,10 +41,18 @@ import java.util.concurrent.atomic.LongAdder;
  * lost), so that it stays near the highest limit whose waits keep within the target and still
  * follows a capacity that comes back.
  *
+ * <p>At debug level, the logger {@value #LOGGER} logs each tick's inputs and decision, one line per
+ * tick and component, so that the loop itself can be watched.
+ *
  * <p>Thread-safe: workers call {@link #actionRan} (contended adders, only for components with a
  * target); {@link #tick} is confined to the thread running the backplane's real ticks.
  */
 public final class QueueWaitLimit {
+
+    /** The logger name of the per-tick trace (docs/operations.md). */
+    static final String LOGGER = "io.appbackplane.QueueWaitTarget";
+
+    private static final System.Logger LOG = System.getLogger(LOGGER);
 
     /** The most a limit falls in one tick: to half. */
     static final double MIN_GRADIENT = 0.5;
@@ -59,6 +69,7 @@ public final class QueueWaitLimit {
     /** Below this share of the last limit that proved too high, the limit rises by its square root. */
     static final double PROBE_FROM = 0.9;
 
+    private final String component;
     private final long targetNanos;
     private final int ceiling;
     private final LongAdder[] waitNanos;
@@ -75,7 +86,8 @@ public final class QueueWaitLimit {
     private int probes;
     private volatile int limit;
 
-    QueueWaitLimit(Duration target, int ceiling, int priorities) {
+    QueueWaitLimit(String component, Duration target, int ceiling, int priorities) {
+        this.component = component;
         this.targetNanos = target.toNanos();
         this.ceiling = ceiling;
         this.limit = ceiling;
@@ -114,7 +126,7 @@ public final class QueueWaitLimit {
             long ran = count - lastActions[p];
             if (period == null && ran > 0) {
                 // the most urgent busy priority; the loop goes on to advance the rest
-                period = new Period((wait - lastWaitNanos[p]) / ran, (double) (late - lastLateActions[p]) / ran);
+                period = new Period(p, ran, wait - lastWaitNanos[p], late - lastLateActions[p]);
             }
             lastActions[p] = count;
             lastWaitNanos[p] = wait;
@@ -124,39 +136,66 @@ public final class QueueWaitLimit {
         lastRejected = rejectedSoFar;
         int current = limit;
         int next = current;
+        String decision;
         double gradient = period == null ? Double.NaN : period.gradient(targetNanos);
         if (period == null) {
             probes = 0;
+            decision = "idle";
         } else if (gradient < 1) {
             tooHigh = current;
             probes = 0;
             next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, gradient)));
+            decision = "fall";
         } else if (period.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
             int step = (int) Math.max(1, (long) Math.sqrt(current));
             if (current >= PROBE_FROM * tooHigh) {
                 step = Math.min(++probes, step);
+                decision = "probe";
+            } else {
+                decision = "rise";
             }
             next = (int) Math.min(ceiling, (long) current + step);
         } else {
             probes = 0;
+            decision = "hold";
         }
         limit = next;
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(Level.DEBUG, String.format(Locale.ROOT,
+                    "component '%s', queue-wait target %.1f ms: %s %d -> %d; outstanding %d, rejected %s; %s",
+                    component, targetNanos / 1e6, decision, current, next, outstanding, rejected ? "yes" : "no",
+                    period == null ? "nothing ran" : period));
+        }
         return next;
     }
 
-    /** One period's waits at the most urgent busy priority: the mean, and the share over the target. */
-    private record Period(long meanWait, double lateShare) {
+    /** One period's waits at the most urgent busy priority {@code priority}: how many ran, their total wait, how many were late. */
+    private record Period(int priority, long actions, long waitNanos, long late) {
+
+        long meanWait() {
+            return waitNanos / actions;
+        }
+
+        double lateShare() {
+            return (double) late / actions;
+        }
 
         /** How far the waits are within the target: below 1 when over it (see the class comment). */
         double gradient(long targetNanos) {
-            double ofMean = meanWait > targetNanos ? (double) targetNanos / meanWait : 1;
-            double ofTail = lateShare > LATE_SHARE ? Math.sqrt(LATE_SHARE / lateShare) : 1;
+            double ofMean = meanWait() > targetNanos ? (double) targetNanos / meanWait() : 1;
+            double ofTail = lateShare() > LATE_SHARE ? Math.sqrt(LATE_SHARE / lateShare()) : 1;
             return Math.min(ofMean, ofTail);
         }
 
         /** Within the target with room to spare: the limit may rise. */
         boolean hasRoom(long targetNanos) {
-            return meanWait <= targetNanos && lateShare <= ROOM_SHARE;
+            return meanWait() <= targetNanos && lateShare() <= ROOM_SHARE;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "priority %d: %d actions, mean wait %.2f ms, %d late", priority, actions,
+                    meanWait() / 1e6, late);
         }
     }
 
