@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * periods back to 500 actions (at most 10 ticks, none before the last fall): over the target (the
  * period's mean, or more late actions than 1 % of the window, or of 500 if it holds fewer) the
  * limit falls at once, in proportion (at most by half); on a full window within it with room to
- * spare (at most 0.5 % late) and binding it rises, by its square root far under the last limit that
+ * spare (at most 0.5 % late, the mean at most half the target) and binding it rises, by its square root far under the last limit that
  * proved too high and by 1, 2, 3 ... near it, never above the configured operation limit; otherwise
  * it holds; rule 11 holds within the adapted limit.
  */
@@ -242,6 +242,30 @@ class QueueWaitTargetRuleTest {
             limits.add(app.operationLimit());
         }
         assertThat(limits).as("within the target, without room to rise: it holds").containsOnly(150);
+    }
+
+    @Test
+    void aMeanWaitPastHalfTheTargetHolds_underHalfTheLimitRises() {
+        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(100)
+                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
+        queueAndRun(app, 10, 1, Duration.ofMillis(100));
+        toTheNextTick(Duration.ofMillis(100));
+        assertThat(app.operationLimit()).isEqualTo(50);
+
+        bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(12));
+        assertThat(app.operationLimit()).as("500 actions, none late, but a mean of 12 ms: no room to rise").isEqualTo(50);
+        bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(9));
+        assertThat(app.operationLimit()).as("a mean of 9 ms: 50 + floor(sqrt(50))").isEqualTo(57);
+    }
+
+    /** Ten times: fills the limit (one more request rejected), waits {@code wait}, runs them all; then to the next tick. */
+    private void bindingPeriodWhereEveryActionWaits(BackplaneComponent app, Duration wait) {
+        for (int batch = 0; batch < 10; batch++) {
+            fillAndRejectOne(app, 1);
+            clock.advance(wait);
+            backplane.stepper().runUntilIdle();
+        }
+        toTheNextTick(wait.multipliedBy(10));
     }
 
     @Test

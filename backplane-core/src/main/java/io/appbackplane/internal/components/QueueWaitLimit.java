@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   A = LATE_SHARE × max(n, WINDOW_ACTIONS)          the late actions the window may hold
  *   g = min(T / w, sqrt(LATE_SHARE × n / m))         how far over the target: the mean, and the tail
  *   g < 1                            L = max(1, floor(L × max(MIN_GRADIENT, g))), and C = the old L
- *   the window full, m ≤ ROOM_SHARE × n, w ≤ T, and the limit binds:
+ *   the window full, m ≤ ROOM_SHARE × n, w ≤ ROOM_MEAN × T, and the limit binds:
  *       L < PROBE_FROM × C           L = min(ceiling, L + max(1, floor(sqrt(L))))
  *       otherwise (probing)          L = min(ceiling, L + min(k, max(1, floor(sqrt(L)))))
  *   otherwise (or nothing ran)       L unchanged
@@ -42,12 +42,17 @@ import java.util.concurrent.atomic.LongAdder;
  * with fewer than {@link #WINDOW_ACTIONS} actions cannot tell 1 % from chance, so its allowance is
  * that of a window of {@link #WINDOW_ACTIONS}; the mean still counts. The limit falls in proportion
  * to how far the waits are over the target, at most by half per tick. It rises only on a full
- * window with room to spare (a share of late actions at most half the allowed one) and only when
- * it binds: the component rejected a request in the period or has at least {@link #BINDING_SHARE}
+ * window with room to spare (a share of late actions at most half the allowed one, and a mean wait
+ * at most half the target) and only when it binds: the component rejected a request in the period or has at least {@link #BINDING_SHARE}
  * of the limit outstanding at the tick; a limit that holds nothing back is not raised, or it would
  * climb without telling anything (Netflix's limiters skip such samples too). Between half the
  * allowed tail and the allowed tail it holds: rising into the target from just under it would make
- * every rise a late period. After a fall the window refills before the next rise. Far under the
+ * every rise a late period. The mean is the early sign: where the waits
+ * are all close to the queue's length over the throughput, the tail stays clean while the limit
+ * climbs and then breaks in one period, many actions late at once; a mean past half the target
+ * leaves the other half for what the queue does not explain (a CPU-limited worker waiting for its
+ * next slice, a pause), so the limit holds there. After a fall the window refills before the next
+ * rise. Far under the
  * last limit that proved too high it rises by its square root (Gradient2's queue allowance); near
  * or past it, it probes one step, then two, then three, up to the square root (as TCP CUBIC slows
  * near the window that last lost), so that it stays near the highest limit whose waits keep within
@@ -74,6 +79,9 @@ public final class QueueWaitLimit {
 
     /** The share of late actions at most which the limit may rise: half the allowed tail. */
     static final double ROOM_SHARE = LATE_SHARE / 2;
+
+    /** The share of the target the period's mean wait may reach at most for the limit to rise. */
+    static final double ROOM_MEAN = 0.5;
 
     /** The actions the window reaches back for: enough that its allowed tail is several actions, not one. */
     static final int WINDOW_ACTIONS = 500;
@@ -241,7 +249,7 @@ public final class QueueWaitLimit {
 
         /** A full window within the target with room to spare: the limit may rise. */
         boolean hasRoom(long targetNanos) {
-            return full && meanWait() <= targetNanos && late <= ROOM_SHARE * actions;
+            return full && meanWait() <= ROOM_MEAN * targetNanos && late <= ROOM_SHARE * actions;
         }
 
         @Override
