@@ -56,9 +56,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * rejected per second.
  *
  * <p>With {@code -Dbench.w7Trace=true} (which {@code run-w7.sh} does not set) each fork also prints
- * the controller's per-tick trace: the core's debug log {@value #TRACE_LOGGER}, one {@code W7 trace}
- * line per tick with the time since the trial began (its inputs: limit, outstanding, rejections,
- * actions, mean wait, late actions; and its decision). It is for watching the loop, not for numbers.
+ * the controller's per-tick trace ({@link ControllerTrace}): one {@code W7 trace} line per tick with
+ * its inputs (limit, outstanding, rejections, the urgent actions, mean wait and late actions of the
+ * period and of the window) and its decision, and a line where each phase begins. It is for watching
+ * the loop, not for numbers.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -74,10 +75,6 @@ public class W7QueueWaitTarget {
     static final Duration TARGET = Duration.ofMillis(20);
     static final int URGENT = 0;
     static final int BULK = 3;
-    static final String TRACE_LOGGER = "io.appbackplane.QueueWaitTarget";
-
-    /** Held so that java.util.logging keeps the trace's level and handler (it holds its loggers weakly). */
-    private static java.util.logging.Logger trace;
 
     @Param({"target-20ms", "fixed-50", "fixed-400", "fixed-5000"})
     public String mode;
@@ -107,7 +104,7 @@ public class W7QueueWaitTarget {
     @Setup(Level.Trial)
     public void start() {
         if (Boolean.getBoolean("bench.w7Trace")) {
-            traceTheController();
+            ControllerTrace.start();
         }
         BackplanePolicy policy = BackplanePolicy.builder()
                 .threads(2)
@@ -124,34 +121,6 @@ public class W7QueueWaitTarget {
         }
         component = backplane.install(spec);
         pool = component.pool("work", 8);
-    }
-
-    /** Prints the core's per-tick queue-wait trace to standard output, each line with the seconds since this call. */
-    private static synchronized void traceTheController() {
-        if (trace != null) {
-            return;
-        }
-        long origin = System.nanoTime();
-        java.util.logging.Handler out = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                System.out.println(String.format(Locale.ROOT, "W7 trace %8.3f s %s", (System.nanoTime() - origin) / 1e9,
-                        record.getMessage()));
-            }
-
-            @Override
-            public void flush() {
-                System.out.flush();
-            }
-
-            @Override
-            public void close() {}
-        };
-        out.setLevel(java.util.logging.Level.ALL);
-        trace = java.util.logging.Logger.getLogger(TRACE_LOGGER);
-        trace.setLevel(java.util.logging.Level.FINE);
-        trace.setUseParentHandlers(false);
-        trace.addHandler(out);
     }
 
     @TearDown(Level.Trial)
@@ -189,9 +158,7 @@ public class W7QueueWaitTarget {
         LongAdder urgentRan = new LongAdder();
         LongAdder urgentLate = new LongAdder();
         long targetNanos = TARGET.toNanos();
-        if (trace != null) {
-            System.out.println("W7 trace phase " + name + " begins, mode " + mode);
-        }
+        ControllerTrace.mark("phase " + name + " begins, mode " + mode);
         BackplaneStatistics before = backplane.statistics();
         long start = System.nanoTime();
         long end = start + PHASE.toNanos();
