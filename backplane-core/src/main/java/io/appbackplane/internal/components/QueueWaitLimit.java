@@ -43,20 +43,19 @@ import java.util.concurrent.atomic.LongAdder;
  * that of a window of {@link #WINDOW_ACTIONS}; the mean still counts. The limit falls in proportion
  * to how far the waits are over the target, at most by half per tick. It rises only on a full
  * window with room to spare (a share of late actions at most half the allowed one, and a mean wait
- * at most half the target) and only when it binds: the component rejected a request in the period or has at least {@link #BINDING_SHARE}
- * of the limit outstanding at the tick; a limit that holds nothing back is not raised, or it would
- * climb without telling anything (Netflix's limiters skip such samples too). Between half the
- * allowed tail and the allowed tail it holds: rising into the target from just under it would make
- * every rise a late period. The mean is the early sign: where the waits
- * are all close to the queue's length over the throughput, the tail stays clean while the limit
- * climbs and then breaks in one period, many actions late at once; a mean past half the target
- * leaves the other half for what the queue does not explain (a CPU-limited worker waiting for its
- * next slice, a pause), so the limit holds there. After a fall the window refills before the next
- * rise. Far under the
- * last limit that proved too high it rises by its square root (Gradient2's queue allowance); near
- * or past it, it probes one step, then two, then three, up to the square root (as TCP CUBIC slows
- * near the window that last lost), so that it stays near the highest limit whose waits keep within
- * the target and still follows a capacity that comes back.
+ * at most half the target) and only when it binds: the component rejected a request in the period
+ * or has at least {@link #BINDING_SHARE} of the limit outstanding at the tick; a limit that holds
+ * nothing back is not raised, or it would climb without telling anything (Netflix's limiters skip
+ * such samples too). Between half the allowed tail and the allowed tail it holds: rising into the
+ * target from just under it would make every rise a late period. The mean is the early sign: where
+ * the waits are all close to the queue's length over the throughput, the tail stays clean while the
+ * limit climbs and then breaks in one period, many actions late at once; rising only while the
+ * mean is at most half the target leaves the other half for what the queue does not explain (a
+ * CPU-limited worker waiting for its next slice, a pause). After a fall the window refills before
+ * the next rise. Far under the last limit that proved too high it rises by its square root
+ * (Gradient2's queue allowance); near or past it, it probes one step, then two, then three, up to
+ * the square root (as TCP CUBIC slows near the window that last lost), so that it stays near the
+ * highest limit whose waits keep within the target and still follows a capacity that comes back.
  *
  * <p>At debug level, the logger {@value #LOGGER} logs each tick's inputs and decision, one line per
  * tick and component, so that the loop itself can be watched.
