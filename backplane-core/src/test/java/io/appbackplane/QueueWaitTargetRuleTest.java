@@ -129,11 +129,7 @@ class QueueWaitTargetRuleTest {
 
     @Test
     void nearTheLimitThatProvedTooHighItProbesOneStepThenTwoThenThree() {
-        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(100)
-                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
-        queueAndRun(app, 10, 1, Duration.ofMillis(100));
-        toTheNextTick(Duration.ofMillis(100));
-        assertThat(app.operationLimit()).as("100 proved too high").isEqualTo(50);
+        BackplaneComponent app = afterAFallFrom(100);
 
         List<Integer> limits = new ArrayList<>();
         for (int round = 0; round < 9; round++) {
@@ -143,6 +139,16 @@ class QueueWaitTargetRuleTest {
         // Held while the window fills to 500 actions; then by the square root while under 90
         // (0.9 × 100), then 1, 2, up to the operation limit.
         assertThat(limits).containsExactly(50, 57, 64, 72, 80, 88, 97, 98, 100);
+    }
+
+    /** A component with a 20 ms target whose limit fell from {@code operationLimit} to half: 10 actions waited 100 ms. */
+    private BackplaneComponent afterAFallFrom(int operationLimit) {
+        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(operationLimit)
+                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
+        queueAndRun(app, 10, 1, Duration.ofMillis(100));
+        toTheNextTick(Duration.ofMillis(100));
+        assertThat(app.operationLimit()).as("%d proved too high", operationLimit).isEqualTo(operationLimit / 2);
+        return app;
     }
 
     /** Submits up to the limit at {@code priority} and sees one more rejected: the limit binds. */
@@ -171,11 +177,7 @@ class QueueWaitTargetRuleTest {
 
     @Test
     void aWaitUnderTheTargetRaisesABindingLimitUpToTheOperationLimit_butNotAnIdleOne() {
-        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(60)
-                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
-        queueAndRun(app, 10, 1, Duration.ofMillis(100));
-        toTheNextTick(Duration.ofMillis(100));
-        assertThat(app.operationLimit()).isEqualTo(30);
+        BackplaneComponent app = afterAFallFrom(60);
 
         // Under the target on a full window (500 actions), but the limit held nothing back: unchanged.
         for (int batch = 0; batch < 20; batch++) {
@@ -228,11 +230,7 @@ class QueueWaitTargetRuleTest {
 
     @Test
     void aTailOfAboutOnePercentHolds_ratherThanRisingOnCleanPeriodsAndFallingOnLateOnes() {
-        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(300)
-                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
-        queueAndRun(app, 10, 1, Duration.ofMillis(100));
-        toTheNextTick(Duration.ofMillis(100));
-        assertThat(app.operationLimit()).isEqualTo(150);
+        BackplaneComponent app = afterAFallFrom(300);
 
         // 152 actions a period, 2 late in every other one: 1.3 % late in one period, none in the
         // next, about 0.7 % over any four.
@@ -246,11 +244,7 @@ class QueueWaitTargetRuleTest {
 
     @Test
     void aMeanWaitPastHalfTheTargetHolds_underHalfTheLimitRises() {
-        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(100)
-                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
-        queueAndRun(app, 10, 1, Duration.ofMillis(100));
-        toTheNextTick(Duration.ofMillis(100));
-        assertThat(app.operationLimit()).isEqualTo(50);
+        BackplaneComponent app = afterAFallFrom(100);
 
         bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(12));
         assertThat(app.operationLimit()).as("500 actions, none late, but a mean of 12 ms: no room to rise").isEqualTo(50);
@@ -290,11 +284,7 @@ class QueueWaitTargetRuleTest {
 
     @Test
     void aLightLoadIsJudgedOverAtMostTenTicks() {
-        BackplaneComponent app = start(ComponentSpec.named("app").withOperationLimit(60)
-                .withQueueWaitTarget(Duration.ofMillis(20)).withMakeRoom(component -> false), 0);
-        queueAndRun(app, 10, 1, Duration.ofMillis(100));
-        toTheNextTick(Duration.ofMillis(100));
-        assertThat(app.operationLimit()).isEqualTo(30);
+        BackplaneComponent app = afterAFallFrom(60);
 
         List<Integer> limits = new ArrayList<>();
         for (int round = 0; round < 10; round++) {
