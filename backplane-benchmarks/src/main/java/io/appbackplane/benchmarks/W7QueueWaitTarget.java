@@ -54,6 +54,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * definition, exact: each urgent action compares its start with the time it was offered; the p99 is
  * within the target when at most 1 % did), the actions completed per second and the requests
  * rejected per second.
+ *
+ * <p>With {@code -Dbench.w7Trace=true} (which {@code run-w7.sh} does not set) each fork also prints
+ * the controller's per-tick trace ({@link ControllerTrace}): one {@code W7 trace} line per tick with
+ * its inputs (limit, outstanding, rejections, the urgent actions, mean wait and late actions of the
+ * period and of the window) and its decision, and a line where each phase begins. It is for watching
+ * the loop, not for numbers.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -97,6 +103,9 @@ public class W7QueueWaitTarget {
 
     @Setup(Level.Trial)
     public void start() {
+        if (Boolean.getBoolean("bench.w7Trace")) {
+            ControllerTrace.start();
+        }
         BackplanePolicy policy = BackplanePolicy.builder()
                 .threads(2)
                 .priorities(4)
@@ -149,6 +158,7 @@ public class W7QueueWaitTarget {
         LongAdder urgentRan = new LongAdder();
         LongAdder urgentLate = new LongAdder();
         long targetNanos = TARGET.toNanos();
+        ControllerTrace.mark("phase " + name + " begins, mode " + mode);
         BackplaneStatistics before = backplane.statistics();
         long start = System.nanoTime();
         long end = start + PHASE.toNanos();

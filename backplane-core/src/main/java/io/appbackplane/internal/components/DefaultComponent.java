@@ -85,7 +85,7 @@ public final class DefaultComponent implements ObjectOwner, RequestOwner {
         this.module = new ModuleState(this, spec.dependencies(), spec.hooks());
         this.endpoints = new ComponentEndpoints(this);
         this.queueWaitLimit = spec.queueWaitTarget()
-                .map(target -> new QueueWaitLimit(target, spec.operationLimit(), backplane.policy().priorities()))
+                .map(target -> new QueueWaitLimit(name, target, spec.operationLimit(), backplane.policy().priorities()))
                 .orElse(null);
     }
 

@@ -1,48 +1,74 @@
 package io.appbackplane.internal.components;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Adapts one component's admission limit to its queue-wait target (docs/scheduling.md, "Queue-wait target"), once per real
- * tick: a gradient on the queue waits at the most urgent priority the component ran actions at in
- * the period that ended, bounded by the configured operation limit (the ceiling, and where the
- * limit starts) and 1.
+ * Adapts one component's admission limit to its queue-wait target (docs/scheduling.md, "Queue-wait
+ * target"), once per real tick: a gradient on the queue waits at the most urgent priority the
+ * component ran actions at in the period that ended, bounded by the configured operation limit (the
+ * ceiling, and where the limit starts) and 1.
  *
- * <p>The target is met when the period's 99th percentile wait is within it: at most {@link
- * #LATE_SHARE} of the actions waited longer. The mean alone is not enough: a mean well under the
- * target hides a tail of waits several times over it. At each tick, with {@code T} the target,
- * {@code L} the limit, {@code w} the mean wait and {@code s} the share of actions that waited
- * longer than {@code T} at that priority in the period:
+ * <p>The target is met when the 99th percentile wait is within it: at most {@link #LATE_SHARE} of
+ * the actions waited longer. The mean alone is not enough: a mean well under the target hides a
+ * tail of waits several times over it. The tail is judged over a window of recent ticks, not one
+ * period: at a hundred or so actions per period, 1 % is zero, one or two actions, and a limit judged
+ * on that count alone rises on every lucky period and pays on the next. The window at priority
+ * {@code p} is the last periods, back to the first that brings it to at least {@link
+ * #WINDOW_ACTIONS} actions at {@code p}, spanning at most {@link #WINDOW_TICKS} ticks and none before
+ * the last fall (the waits at a limit that proved too high say nothing about the lower one, and
+ * counting them again would cut twice). It is <em>full</em> when it holds {@link #WINDOW_ACTIONS}
+ * actions or spans {@link #WINDOW_TICKS} ticks. At each tick, with {@code T} the target, {@code L}
+ * the limit, {@code w} the period's mean wait, {@code n} the window's actions and {@code m} those
+ * that waited longer than {@code T}:
  * <pre>
- *   g = min(T / w, sqrt(LATE_SHARE / s))          how far over the target: the mean, and the tail
+ *   A = LATE_SHARE × max(n, WINDOW_ACTIONS)          the late actions the window may hold
+ *   g = min(T / w, sqrt(LATE_SHARE × n / m))         how far over the target: the mean, and the tail
  *   g < 1                            L = max(1, floor(L × max(MIN_GRADIENT, g))), and C = the old L
- *   s ≤ ROOM_SHARE, w ≤ T, and the limit binds:
+ *   the window full, m ≤ ROOM_SHARE × n, w ≤ ROOM_MEAN × T, and the limit binds:
  *       L < PROBE_FROM × C           L = min(ceiling, L + max(1, floor(sqrt(L))))
  *       otherwise (probing)          L = min(ceiling, L + min(k, max(1, floor(sqrt(L)))))
  *   otherwise (or nothing ran)       L unchanged
  * </pre>
- * ({@code T / w} counts as 1 or more when {@code w ≤ T}, and {@code sqrt(LATE_SHARE / s)} when
- * {@code s ≤ LATE_SHARE}.) {@code C} is the last limit that proved too high (0 before any) and
- * {@code k} counts the consecutive probing rises, this one included: 1, 2, 3 ...; a tick that
- * does not rise ends the run.
+ * ({@code T / w} counts as 1 or more when {@code w ≤ T}, and {@code sqrt(LATE_SHARE × n / m)} when
+ * {@code m ≤ A}.) {@code C} is the last limit that proved too high (0 before any) and {@code k}
+ * counts the consecutive probing rises, this one included: 1, 2, 3 ...; a tick that does not rise
+ * ends the run.
  *
- * <p>Why each part: the limit falls in proportion to how far the wait is over the target, at most
- * by half per tick. It rises only with room to spare (a share of late actions at most half the
- * allowed one) and only when it binds: the component rejected a request in the period or has at
- * least {@link #BINDING_SHARE} of the limit outstanding at the tick; a limit that holds nothing
- * back is not raised, or it would climb without telling anything (Netflix's limiters skip such
- * samples too). Between half the allowed tail and the allowed tail it holds: rising into the target
- * from just under it would make every rise a late period. Far under the last limit that proved too
- * high it rises by its square root (Gradient2's queue allowance); near or past it, it probes one
- * step, then two, then three, up to the square root (as TCP CUBIC slows near the window that last
- * lost), so that it stays near the highest limit whose waits keep within the target and still
- * follows a capacity that comes back.
+ * <p>Why each part: a period clearly over the target still cuts at once, since the window includes
+ * it: its mean over {@code T}, or its late actions alone more than the window may hold. A window
+ * with fewer than {@link #WINDOW_ACTIONS} actions cannot tell 1 % from chance, so its allowance is
+ * that of a window of {@link #WINDOW_ACTIONS}; the mean still counts. The limit falls in proportion
+ * to how far the waits are over the target, at most by half per tick. It rises only on a full
+ * window with room to spare (a share of late actions at most half the allowed one, and a mean wait
+ * at most half the target) and only when it binds: the component rejected a request in the period
+ * or has at least {@link #BINDING_SHARE} of the limit outstanding at the tick; a limit that holds
+ * nothing back is not raised, or it would climb without telling anything (Netflix's limiters skip
+ * such samples too). Between half the allowed tail and the allowed tail it holds: rising into the
+ * target from just under it would make every rise a late period. The mean is the early sign: where
+ * the waits are all close to the queue's length over the throughput, the tail stays clean while the
+ * limit climbs and then breaks in one period, many actions late at once; rising only while the
+ * mean is at most half the target leaves the other half for what the queue does not explain (a
+ * CPU-limited worker waiting for its next slice, a pause). After a fall the window refills before
+ * the next rise. Far under the last limit that proved too high it rises by its square root
+ * (Gradient2's queue allowance); near or past it, it probes one step, then two, then three, up to
+ * the square root (as TCP CUBIC slows near the window that last lost), so that it stays near the
+ * highest limit whose waits keep within the target and still follows a capacity that comes back.
+ *
+ * <p>At debug level, the logger {@value #LOGGER} logs each tick's inputs and decision, one line per
+ * tick and component, so that the loop itself can be watched.
  *
  * <p>Thread-safe: workers call {@link #actionRan} (contended adders, only for components with a
  * target); {@link #tick} is confined to the thread running the backplane's real ticks.
  */
 public final class QueueWaitLimit {
+
+    /** The logger name of the per-tick trace (docs/operations.md). */
+    static final String LOGGER = "io.appbackplane.QueueWaitTarget";
+
+    private static final System.Logger LOG = System.getLogger(LOGGER);
 
     /** The most a limit falls in one tick: to half. */
     static final double MIN_GRADIENT = 0.5;
@@ -53,21 +79,41 @@ public final class QueueWaitLimit {
     /** The share of late actions at most which the limit may rise: half the allowed tail. */
     static final double ROOM_SHARE = LATE_SHARE / 2;
 
+    /** The share of the target the period's mean wait may reach at most for the limit to rise. */
+    static final double ROOM_MEAN = 0.5;
+
+    /** The actions the window reaches back for: enough that its allowed tail is several actions, not one. */
+    static final int WINDOW_ACTIONS = 500;
+
+    /** The most ticks the window spans, so that a light load is still judged on recent waits. */
+    static final int WINDOW_TICKS = 10;
+
     /** The share of the limit outstanding at a tick that counts as the limit holding requests back. */
     static final double BINDING_SHARE = 0.9;
 
     /** Below this share of the last limit that proved too high, the limit rises by its square root. */
     static final double PROBE_FROM = 0.9;
 
+    /** The sums kept per priority: those of this tick and of the {@link #WINDOW_TICKS} before it. */
+    private static final int SLOTS = WINDOW_TICKS + 1;
+
+    private final String component;
     private final long targetNanos;
     private final int ceiling;
     private final LongAdder[] waitNanos;
     private final LongAdder[] actions;
     private final LongAdder[] lateActions;
-    /** The sums at the last tick, per priority; confined to the tick thread. */
-    private final long[] lastWaitNanos;
-    private final long[] lastActions;
-    private final long[] lastLateActions;
+    /**
+     * Per priority, the sums at each of the last {@link #SLOTS} ticks: tick {@code t}'s in slot
+     * {@code t % SLOTS} (tick 0 is the installation, all zero). Confined to the tick thread.
+     */
+    private final long[][] waitAt;
+    private final long[][] actionsAt;
+    private final long[][] lateAt;
+    /** Ticks so far. Confined to the tick thread. */
+    private long ticks;
+    /** The tick of the last fall (0 before any): the window reaches back no further. Confined to the tick thread. */
+    private long lastFall;
     private long lastRejected;
     /** The last limit that proved too high; 0 before any. Confined to the tick thread. */
     private int tooHigh;
@@ -75,7 +121,8 @@ public final class QueueWaitLimit {
     private int probes;
     private volatile int limit;
 
-    QueueWaitLimit(Duration target, int ceiling, int priorities) {
+    QueueWaitLimit(String component, Duration target, int ceiling, int priorities) {
+        this.component = component;
         this.targetNanos = target.toNanos();
         this.ceiling = ceiling;
         this.limit = ceiling;
@@ -87,9 +134,9 @@ public final class QueueWaitLimit {
             actions[p] = new LongAdder();
             lateActions[p] = new LongAdder();
         }
-        this.lastWaitNanos = new long[priorities];
-        this.lastActions = new long[priorities];
-        this.lastLateActions = new long[priorities];
+        this.waitAt = new long[priorities][SLOTS];
+        this.actionsAt = new long[priorities][SLOTS];
+        this.lateAt = new long[priorities][SLOTS];
     }
 
     /** An action of the component waited {@code queueNanos} at {@code priority} before it ran. */
@@ -106,57 +153,109 @@ public final class QueueWaitLimit {
      * rejectedSoFar} since it was installed. Returns the limit for the next period.
      */
     int tick(int outstanding, long rejectedSoFar) {
-        Period period = null; // null: nothing ran
+        long t = ++ticks;
+        int now = slot(t);
+        int previous = slot(t - 1);
+        Window window = null; // null: nothing ran
         for (int p = 0; p < actions.length; p++) {
-            long count = actions[p].sum();
-            long wait = waitNanos[p].sum();
-            long late = lateActions[p].sum();
-            long ran = count - lastActions[p];
-            if (period == null && ran > 0) {
-                // the most urgent busy priority; the loop goes on to advance the rest
-                period = new Period((wait - lastWaitNanos[p]) / ran, (double) (late - lastLateActions[p]) / ran);
+            actionsAt[p][now] = actions[p].sum();
+            waitAt[p][now] = waitNanos[p].sum();
+            lateAt[p][now] = lateActions[p].sum();
+            if (window == null && actionsAt[p][now] > actionsAt[p][previous]) {
+                window = window(p, t); // the most urgent busy priority; the loop goes on to record the rest
             }
-            lastActions[p] = count;
-            lastWaitNanos[p] = wait;
-            lastLateActions[p] = late;
         }
         boolean rejected = rejectedSoFar > lastRejected;
         lastRejected = rejectedSoFar;
         int current = limit;
         int next = current;
-        double gradient = period == null ? Double.NaN : period.gradient(targetNanos);
-        if (period == null) {
+        String decision;
+        double gradient = window == null ? Double.NaN : window.gradient(targetNanos);
+        if (window == null) {
             probes = 0;
+            decision = "idle";
         } else if (gradient < 1) {
             tooHigh = current;
             probes = 0;
+            lastFall = t;
             next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, gradient)));
-        } else if (period.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
+            decision = "fall";
+        } else if (window.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
             int step = (int) Math.max(1, (long) Math.sqrt(current));
             if (current >= PROBE_FROM * tooHigh) {
                 step = Math.min(++probes, step);
+                decision = "probe";
+            } else {
+                decision = "rise";
             }
             next = (int) Math.min(ceiling, (long) current + step);
         } else {
             probes = 0;
+            decision = "hold";
         }
         limit = next;
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(Level.DEBUG, String.format(Locale.ROOT,
+                    "component '%s', queue-wait target %.1f ms: %s %d -> %d; outstanding %d, rejected %s; %s",
+                    component, targetNanos / 1e6, decision, current, next, outstanding, rejected ? "yes" : "no",
+                    window == null ? "nothing ran" : window));
+        }
         return next;
     }
 
-    /** One period's waits at the most urgent busy priority: the mean, and the share over the target. */
-    private record Period(long meanWait, double lateShare) {
+    private static int slot(long tick) {
+        return (int) (tick % SLOTS);
+    }
+
+    /** The window at priority {@code p} at tick {@code t} (see the class comment). */
+    private Window window(int p, long t) {
+        long[] ran = actionsAt[p];
+        int now = slot(t);
+        int span = (int) Math.min(WINDOW_TICKS, t - lastFall);
+        int back = 1;
+        while (back < span && ran[now] - ran[slot(t - back)] < WINDOW_ACTIONS) {
+            back++;
+        }
+        int previous = slot(t - 1);
+        int first = slot(t - back);
+        long n = ran[now] - ran[first];
+        return new Window(p, ran[now] - ran[previous], waitAt[p][now] - waitAt[p][previous], back, n,
+                lateAt[p][now] - lateAt[p][first], n >= WINDOW_ACTIONS || back == WINDOW_TICKS);
+    }
+
+    /**
+     * The waits at the most urgent busy priority {@code priority}: the period's actions and their
+     * total wait, and the window's ticks, actions and late actions, and whether it is full.
+     */
+    private record Window(int priority, long periodActions, long periodWaitNanos, int ticks, long actions, long late,
+            boolean full) {
+
+        long meanWait() {
+            return periodWaitNanos / periodActions;
+        }
+
+        /** The late actions the window may hold: 1 % of its actions, or of {@link #WINDOW_ACTIONS} if it holds fewer. */
+        double allowance() {
+            return LATE_SHARE * Math.max(actions, WINDOW_ACTIONS);
+        }
 
         /** How far the waits are within the target: below 1 when over it (see the class comment). */
         double gradient(long targetNanos) {
-            double ofMean = meanWait > targetNanos ? (double) targetNanos / meanWait : 1;
-            double ofTail = lateShare > LATE_SHARE ? Math.sqrt(LATE_SHARE / lateShare) : 1;
+            double ofMean = meanWait() > targetNanos ? (double) targetNanos / meanWait() : 1;
+            double ofTail = late > allowance() ? Math.sqrt(LATE_SHARE * actions / late) : 1;
             return Math.min(ofMean, ofTail);
         }
 
-        /** Within the target with room to spare: the limit may rise. */
+        /** A full window within the target with room to spare: the limit may rise. */
         boolean hasRoom(long targetNanos) {
-            return meanWait <= targetNanos && lateShare <= ROOM_SHARE;
+            return full && meanWait() <= ROOM_MEAN * targetNanos && late <= ROOM_SHARE * actions;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "priority %d: period %d actions, mean wait %.2f ms; window %d ticks (%s),"
+                    + " %d actions, %d late", priority, periodActions, meanWait() / 1e6, ticks, full ? "full" : "filling",
+                    actions, late);
         }
     }
 
