@@ -28,6 +28,27 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
     private static final Duration WARMUP = Duration.ofSeconds(3);
 
     /**
+     * The measured JVM's thread groups, first match wins: the backplane's, Tomcat's (the app's
+     * connector on port 0 is named {@code auto}), the JVM's own, the sample's own threads.
+     */
+    private static List<ThreadCpu.Group> threadGroups(int actuatorPort) {
+        return List.of(
+                ThreadCpu.Group.of("backplane workers", "backplane-.+-worker-\\d+"),
+                ThreadCpu.Group.of("backplane timer", "backplane-.+-timer"),
+                ThreadCpu.Group.of("backplane other", "backplane-.+"),
+                ThreadCpu.Group.of("Tomcat request threads", "http-nio-.*-auto-\\d+-exec-\\d+"),
+                ThreadCpu.Group.of("Tomcat acceptor/poller", "http-nio-.*-auto-\\d+-(Acceptor|Poller).*"),
+                ThreadCpu.Group.of("Tomcat actuator port", "http-nio-.*-" + actuatorPort + "-.+"),
+                ThreadCpu.Group.of("Tomcat (15-byte kernel name)", "http-nio-.*"),
+                ThreadCpu.Group.of("Tomcat/Spring other", "Catalina-utility-\\d+|container-\\d+|task-\\d+"),
+                ThreadCpu.Group.of("JIT compiler", "C[12] CompilerThre.*"),
+                ThreadCpu.Group.of("GC", "G1 .+|GC Thread#\\d+"),
+                ThreadCpu.Group.of("VM Thread (safepoints)", "VM Thread"),
+                ThreadCpu.Group.of("sample pricing-runs (bulk driver)", "pricing-runs"),
+                ThreadCpu.Group.of("sample warehouse/payments timers", "warehouse-remote|payments-remote"));
+    }
+
+    /**
      * What a run measured.
      *
      * @param periods enforcement periods the kernel counted while the load was recorded (0 without a cgroup)
@@ -38,9 +59,11 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
      *     the backplane held ready work for budget
      * @param autoLine the last summary line it logged, which shows what an {@code auto} limit follows;
      *     null if none
+     * @param threads where the measured JVM's CPU time went while the load was recorded, by thread group
      */
     record Result(CpuQuotaRun run, long periods, long throttled, double frozenMs, double urgentP50Ms, double urgentP99Ms,
-            double urgentMaxMs, long urgentAnswered, long bulkRepriced, List<String> summaries, String autoLine) {
+            double urgentMaxMs, long urgentAnswered, long bulkRepriced, List<String> summaries, String autoLine,
+            ThreadCpu.Breakdown threads) {
 
         double throttledShare() {
             return periods == 0 ? 0 : (double) throttled / periods;
@@ -52,7 +75,7 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
                             + " %.0f ms in all; urgent p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d); bulk re-priced %d%s",
                     run.cpuLimit, run.quotaCores == 0 ? "none" : run.quotaCores + " cores", throttled, periods,
                     100 * throttledShare(), frozenMs, urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, bulkRepriced,
-                    autoLine == null ? "" : "; last summary: " + autoLine);
+                    autoLine == null ? "" : "; last summary: " + autoLine) + "\n    threads: " + threads;
         }
 
         /** The summary lines of the recorded load, one per line, for the test's report. */
@@ -63,6 +86,7 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
     }
 
     Result measure() throws Exception {
+        ThreadCpu threadCpu = ThreadCpu.ofThisMachine();
         CpuCgroup cgroup = quotaCores > 0
                 ? CpuCgroup.create("backplane-sample-" + cpuLimit + "-" + System.nanoTime(), quotaCores) : null;
         try {
@@ -82,10 +106,15 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
                         "--sample.load.duration=" + WARMUP.plus(this.load).toSeconds() + "s", "--sample.load.warmup=" + WARMUP.toSeconds() + "s"))) {
                     loader.await("warm-up done; bulk re-pricing .* started", START);
                     long[] before = cgroup == null ? new long[3] : cgroup.periodsAndThrottled();
+                    ThreadCpu.Snapshot threadsBefore = threadCpu.read(measured.pid(), System.nanoTime());
                     int linesBefore = measured.lines().size();
                     Matcher finished = loader.await("load: finished after \\d+s: (\\d+) urgent orders answered, p50=([\\d.]+)ms"
                             + " p99=([\\d.]+)ms max=([\\d.]+)ms.* bulk re-priced (-?\\d+)", WARMUP.plus(this.load).plus(START));
                     long[] after = cgroup == null ? new long[3] : cgroup.periodsAndThrottled();
+                    ThreadCpu.Snapshot threadsAfter = threadCpu.read(measured.pid(), System.nanoTime());
+                    // after the window: the dump's own cost in the measured JVM is not in it
+                    ThreadCpu.Breakdown threads = threadCpu.between(threadsBefore, threadsAfter, JvmThreadNames.of(measured.pid()),
+                            threadGroups(actuator));
                     List<String> summaries = new ArrayList<>();
                     String last = null;
                     List<String> lines = measured.lines();
@@ -101,7 +130,7 @@ record CpuQuotaRun(String cpuLimit, double quotaCores, Duration settle, Duration
                     return new Result(this, after[0] - before[0], after[1] - before[1], (after[2] - before[2]) / 1000.0,
                             Double.parseDouble(finished.group(2)), Double.parseDouble(finished.group(3)),
                             Double.parseDouble(finished.group(4)), Long.parseLong(finished.group(1)),
-                            Long.parseLong(finished.group(5)), summaries, last);
+                            Long.parseLong(finished.group(5)), summaries, last, threads);
                 }
             }
         } finally {

@@ -43,8 +43,8 @@ import java.util.function.Supplier;
  * CpuBudget#exemptsMostUrgent()}). Without a quota the budget is unlimited ({@link Long#MAX_VALUE}).
  *
  * <p>Confined to the thread that runs the backplane's real ticks (its timer thread, or the thread
- * advancing a manual clock); {@link #quota()}, {@link #restCores()}, {@link #share()} and {@link
- * #throttledTicks()} are read by any thread.
+ * advancing a manual clock); {@link #quota()}, {@link #restCores()}, {@link #share()}, {@link
+ * #throttledTicks()}, {@link #processHasRoom(long)} and {@link #floorBudget(long)} are called by any thread.
  */
 public final class AutoCpuLimit {
 
@@ -66,9 +66,14 @@ public final class AutoCpuLimit {
     /** The smallest budget, as a share of the quota. */
     static final double MIN_SHARE = 0.05;
 
+    /** The kernel's enforcement period (CFS's default), over which {@link #processHasRoom(long)} looks back. */
+    static final long KERNEL_PERIOD_NANOS = 100_000_000;
+
     private final Supplier<Optional<CpuQuota>> quotaSource;
     private final LongSupplier processCpuNanos;
     private final Function<CpuQuota, Optional<Throttling>> throttlingOf;
+    /** The whole process's use over the last kernel period; read by the workers. */
+    private final ProcessCpuWindow lastKernelPeriod;
     /** The cgroup's throttling counters at the last tick; null when unknown. */
     private Throttling lastThrottling;
     private volatile double share = TARGET_SHARE;
@@ -95,6 +100,7 @@ public final class AutoCpuLimit {
         this.throttlingOf = throttlingOf;
         this.lastTickAt = now;
         this.lastProcessCpu = processCpuNanos.getAsLong();
+        this.lastKernelPeriod = new ProcessCpuWindow(processCpuNanos, KERNEL_PERIOD_NANOS, CpuBudget.AUTO_SLICE_NANOS, now);
         this.quota = quotaSource.get().orElse(null);
         this.lastThrottling = quota == null ? null : throttlingOf.apply(quota).orElse(null);
     }
@@ -149,6 +155,26 @@ public final class AutoCpuLimit {
         } else {
             share = Math.min(TARGET_SHARE, share + RECOVERY);
         }
+    }
+
+    /**
+     * Whether the whole process left room under the share of the quota over the last kernel period
+     * ({@link #KERNEL_PERIOD_NANOS}, sampled at most every {@link CpuBudget#AUTO_SLICE_NANOS}): false
+     * while it used {@code share × quota} or more. The budget is set once per real tick from the
+     * rest's estimate; a burst of the rest inside a tick (the JIT compiler, a wave of requests, the
+     * first period of load after an idle one, when the budget is wide open) would otherwise meet the
+     * workers spending the budget at full speed until the next tick, and the kernel would freeze the
+     * process. Any thread.
+     */
+    boolean processHasRoom(long now) {
+        CpuQuota q = quota;
+        return q == null || lastKernelPeriod.cores(now) < q.cores() * share;
+    }
+
+    /** The budget of a period at the floor ({@link #MIN_SHARE} of the quota), 0 without a quota. */
+    long floorBudget(long periodNanos) {
+        CpuQuota q = quota;
+        return q == null ? 0 : (long) (q.cores() * MIN_SHARE * periodNanos);
     }
 
     private long budget(long periodNanos) {

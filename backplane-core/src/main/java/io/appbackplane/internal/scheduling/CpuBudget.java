@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Budget not used in one slice stays available in the later slices of the same period; nothing
  * carries over past a real tick. Under an {@code auto} limit the most urgent priority is not held
  * ({@link #exemptsMostUrgent()}): its actions start at once and are charged, so less urgent work
- * gets what they leave of the budget.
+ * gets what they leave of the budget; less urgent work also waits, above the floor's share of the
+ * budget, while the whole process used the share of its quota over the last kernel period ({@link
+ * AutoCpuLimit#processHasRoom(long)}).
  *
  * <p>Thread-safe: any worker charges and checks; only the tick (one timer) resets.
  */
@@ -128,14 +130,30 @@ public final class CpuBudget {
         return (priority == 0 && exemptsMostUrgent()) || mayStart(now);
     }
 
-    /** Whether a new action may start at {@code now}. */
+    /**
+     * Whether a new action may start at {@code now}: the use is under the budget released by now;
+     * under {@code auto}, also under the floor's released part or with room left by the whole process
+     * over the last kernel period ({@link AutoCpuLimit#processHasRoom(long)}).
+     */
     boolean mayStart(long now) {
-        return !isLimited() || usedThisPeriod.get() < released(now);
+        if (!isLimited()) {
+            return true;
+        }
+        long used = usedThisPeriod.get();
+        if (used >= released(now)) {
+            return false;
+        }
+        AutoCpuLimit controller = auto;
+        return controller == null || used < released(now, controller.floorBudget(periodNanos)) || controller.processHasRoom(now);
     }
 
     /** The budget released by {@code now} in the current period. */
     long released(long now) {
-        long budget = budgetNanos;
+        return released(now, budgetNanos);
+    }
+
+    /** The part of a period's {@code budget} released by {@code now} in the current period. */
+    private long released(long now, long budget) {
         int n = slices;
         long elapsed = Math.max(0, now - periodStart);
         long slice = Math.min(n, elapsed / Math.max(1, periodNanos / n) + 1);

@@ -157,6 +157,52 @@ class AutoCpuLimitTest {
     }
 
     @Test
+    void aBurstOfTheRestInsideATick_holdsLessUrgentWork_untilTheLastKernelPeriodHasRoomAgain() {
+        followAt(0); // an idle process: the budget is the whole share, 9.5 ms per 10 ms slice
+        budget.charge(8 * MS, 0, 0); // the workers, above the floor's 5.5 ms released by 100 ms
+
+        processCpu.addAndGet(100 * MS); // the rest (the JIT compiler, say) uses a whole core for 100 ms
+        long at = 100 * MS;
+        assertThat(budget.released(at)).as("the budget alone would let it start").isGreaterThan(budget.usedThisPeriod());
+        assertThat(budget.mayStart(at)).as("the process used the quota over the last kernel period").isFalse();
+        assertThat(budget.mayStart(at, 1)).isFalse();
+        assertThat(budget.mayStart(at, 0)).as("the most urgent priority is not held").isTrue();
+        assertThat(budget.nextReleaseAt(at)).as("a held worker looks again at the next slice").isEqualTo(110 * MS);
+
+        processCpu.addAndGet(10 * MS); // 10 % of a core over the next 100 ms
+        assertThat(budget.mayStart(200 * MS)).as("the burst is over: room again").isTrue();
+    }
+
+    @Test
+    void belowTheFloorsShare_lessUrgentWorkStartsEvenWhileTheRestUsesTheQuota() {
+        followAt(0);
+        budget.charge(MS / 10, 0, 0); // under the floor: 0.05 cores, 0.5 ms per 10 ms slice
+
+        processCpu.addAndGet(150 * MS);
+        assertThat(budget.mayStart(100 * MS)).isTrue();
+        budget.charge(6 * MS, 100 * MS, 100 * MS); // 6.1 ms: above the floor's 5.5 ms released by now
+        assertThat(budget.mayStart(100 * MS + 1)).isFalse();
+    }
+
+    @Test
+    void theProcessWindow_looksBackOneKernelPeriod_andDropsSamplesOlderThanThat() {
+        AtomicLong cpu = new AtomicLong();
+        ProcessCpuWindow window = new ProcessCpuWindow(cpu::get, 100 * MS, 10 * MS, 0);
+        assertThat(window.cores(0)).as("nothing to measure against yet").isZero();
+        for (int t = 10; t <= 100; t += 10) {
+            cpu.addAndGet(t <= 50 ? 10 * MS : 0); // a core for 50 ms, then nothing
+            window.cores(t * MS);
+        }
+        assertThat(window.cores(100 * MS)).isCloseTo(0.5, within(1e-9));
+        assertThat(window.cores(105 * MS)).as("no new sample before 10 ms").isCloseTo(0.5, within(1e-9));
+        assertThat(window.cores(110 * MS)).as("the sample at 10 ms is the base now: 40 ms in 100 ms").isCloseTo(0.4, within(1e-9));
+        assertThat(window.cores(500 * MS)).as("after a gap: the one sample within 100 ms is the base").isZero();
+        cpu.addAndGet(30 * MS);
+        assertThat(window.cores(530 * MS)).isCloseTo(1.0, within(1e-9));
+        assertThat(new ProcessCpuWindow(() -> -1, 100 * MS, 10 * MS, 0).cores(50 * MS)).as("unknown: no evidence").isZero();
+    }
+
+    @Test
     void aTickThatFindsTheCgroupThrottled_lowersTheShare_cleanTicksRaiseItBack() {
         throttling.set(Optional.of(new Throttling(100, 0)));
         followAt(0);
