@@ -27,15 +27,15 @@ import java.util.concurrent.atomic.LongAdder;
  *   A = LATE_SHARE × max(n, WINDOW_ACTIONS)          the late actions the window may hold
  *   g = min(T / w, sqrt(LATE_SHARE × n / m))         how far over the target: the mean, and the tail
  *   g < 1                            L = max(1, floor(L × max(MIN_GRADIENT, g))), and C = the old L
+ *                                    unless the last tick fell too
  *   the window full, m ≤ ROOM_SHARE × n, w ≤ ROOM_MEAN × T, and the limit binds:
- *       L < PROBE_FROM × C           L = min(ceiling, L + max(1, floor(sqrt(L))))
- *       otherwise (probing)          L = min(ceiling, L + min(k, max(1, floor(sqrt(L)))))
+ *       C = 0 or L < PROBE_FROM × C  L = min(ceiling, L + max(1, floor(sqrt(L))))
+ *       otherwise (probing), if the window since the last rise is full too
+ *                                    L = min(ceiling, L + 1)
  *   otherwise (or nothing ran)       L unchanged
  * </pre>
  * ({@code T / w} counts as 1 or more when {@code w ≤ T}, and {@code sqrt(LATE_SHARE × n / m)} when
- * {@code m ≤ A}.) {@code C} is the last limit that proved too high (0 before any) and {@code k}
- * counts the consecutive probing rises, this one included: 1, 2, 3 ...; a tick that does not rise
- * ends the run.
+ * {@code m ≤ A}.) {@code C} is the last limit that proved too high (0 before any).
  *
  * <p>Why each part: a period clearly over the target still cuts at once, since the window includes
  * it: its mean over {@code T}, or its late actions alone more than the window may hold. A window
@@ -53,9 +53,12 @@ import java.util.concurrent.atomic.LongAdder;
  * mean is at most half the target leaves the other half for what the queue does not explain (a
  * CPU-limited worker waiting for its next slice, a pause). After a fall the window refills before
  * the next rise. Far under the last limit that proved too high it rises by its square root
- * (Gradient2's queue allowance); near or past it, it probes one step, then two, then three, up to
- * the square root (as TCP CUBIC slows near the window that last lost), so that it stays near the
- * highest limit whose waits keep within the target and still follows a capacity that comes back.
+ * (Gradient2's queue allowance); near or past it, it probes by one, once per full window of its
+ * own, so that each step is judged before the next (as TCP CUBIC slows near the window that last
+ * lost). The wall is sharp: the tail stays clean up to a limit and breaks there in one period, and
+ * a break costs far more late actions than a limit a little low costs throughput (the workers stay
+ * busy well under it). A fall in the tick right after a fall keeps {@code C}: that tick's actions
+ * queued under the limit that proved too high, so the halved limit has not been judged yet.
  *
  * <p>At debug level, the logger {@value #LOGGER} logs each tick's inputs and decision, one line per
  * tick and component, so that the loop itself can be watched.
@@ -114,11 +117,11 @@ public final class QueueWaitLimit {
     private long ticks;
     /** The tick of the last fall (0 before any): the window reaches back no further. Confined to the tick thread. */
     private long lastFall;
+    /** The tick of the last rise (0 before any): a probing rise waits for a full window after it. Confined to the tick thread. */
+    private long lastRise;
     private long lastRejected;
     /** The last limit that proved too high; 0 before any. Confined to the tick thread. */
     private int tooHigh;
-    /** Consecutive rises at or past {@link #PROBE_FROM} × {@code tooHigh}. Confined to the tick thread. */
-    private int probes;
     private volatile int limit;
 
     QueueWaitLimit(String component, Duration target, int ceiling, int priorities) {
@@ -162,7 +165,7 @@ public final class QueueWaitLimit {
             waitAt[p][now] = waitNanos[p].sum();
             lateAt[p][now] = lateActions[p].sum();
             if (window == null && actionsAt[p][now] > actionsAt[p][previous]) {
-                window = window(p, t); // the most urgent busy priority; the loop goes on to record the rest
+                window = window(p, t, lastFall); // the most urgent busy priority; the loop goes on to record the rest
             }
         }
         boolean rejected = rejectedSoFar > lastRejected;
@@ -172,26 +175,29 @@ public final class QueueWaitLimit {
         String decision;
         double gradient = window == null ? Double.NaN : window.gradient(targetNanos);
         if (window == null) {
-            probes = 0;
             decision = "idle";
         } else if (gradient < 1) {
-            tooHigh = current;
-            probes = 0;
+            if (lastFall == 0 || lastFall != t - 1) {
+                tooHigh = current; // not after a fall in the last tick, whose waits would still be the old limit's
+            }
             lastFall = t;
             next = (int) Math.max(1, Math.floor(current * Math.max(MIN_GRADIENT, gradient)));
             decision = "fall";
         } else if (window.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
-            int step = (int) Math.max(1, (long) Math.sqrt(current));
-            if (current >= PROBE_FROM * tooHigh) {
-                step = Math.min(++probes, step);
+            if (tooHigh == 0 || current < PROBE_FROM * tooHigh) { // no wall found yet, or far under it
+                next = (int) Math.min(ceiling, (long) current + Math.max(1, (long) Math.sqrt(current)));
+                decision = "rise";
+            } else if (window(window.priority(), t, Math.max(lastFall, lastRise)).full()) {
+                next = Math.min(ceiling, current + 1);
                 decision = "probe";
             } else {
-                decision = "rise";
+                decision = "hold"; // probing: the last step is not judged yet
             }
-            next = (int) Math.min(ceiling, (long) current + step);
         } else {
-            probes = 0;
             decision = "hold";
+        }
+        if (next > current) {
+            lastRise = t;
         }
         limit = next;
         if (LOG.isLoggable(Level.DEBUG)) {
@@ -207,11 +213,11 @@ public final class QueueWaitLimit {
         return (int) (tick % SLOTS);
     }
 
-    /** The window at priority {@code p} at tick {@code t} (see the class comment). */
-    private Window window(int p, long t) {
+    /** The window at priority {@code p} at tick {@code t}, reaching back no further than tick {@code since} (see the class comment). */
+    private Window window(int p, long t, long since) {
         long[] ran = actionsAt[p];
         int now = slot(t);
-        int span = (int) Math.min(WINDOW_TICKS, t - lastFall);
+        int span = (int) Math.min(WINDOW_TICKS, t - since);
         int back = 1;
         while (back < span && ran[now] - ran[slot(t - back)] < WINDOW_ACTIONS) {
             back++;
