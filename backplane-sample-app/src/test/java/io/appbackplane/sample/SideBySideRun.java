@@ -21,10 +21,10 @@ import tools.jackson.databind.JsonNode;
  * One measured run of the side-by-side comparison (docs/why.md): the sample jar in one mode with the
  * {@code quiet} profile, in a CPU cgroup with a quota or in none, loaded for {@code warmup + load}
  * by a second sample process outside the cgroup ({@code --sample.load.target}). While the load is
- * recorded it reads, every {@code every}, the sample's own meters over Actuator on 127.0.0.1: the
- * measured instance's {@code process.cpu.time} and {@code sample.pricing.repriced}, and the load
- * process's urgent latency percentiles ({@code sample.urgent.latency.percentile}, over a window of
- * two intervals). The whole run's urgent percentiles are the load process's final report. In a
+ * recorded it reads, {@code every} after the last reading ended, the sample's own meters over
+ * Actuator on 127.0.0.1: the measured instance's {@code process.cpu.time} and {@code
+ * sample.pricing.repriced}, and the load process's urgent latency percentiles ({@code
+ * sample.urgent.latency.percentile}, over a window of two intervals). The whole run's urgent percentiles are the load process's final report. In a
  * quota the backplane mode runs with {@code cpu-limit: auto}, as an operator would configure it in
  * a container; without one, with the sample's own {@code 1500m}.
  *
@@ -103,7 +103,9 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                         + "; reading the meters every " + every.toMillis() + " ms");
                 ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
                 try {
-                    pacer.scheduleAtFixedRate(readings::read, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
+                    // A fixed delay, not a fixed rate: after a slow reading the next waits a whole interval
+                    // rather than running at once over a few milliseconds, whose rates would be noise.
+                    pacer.scheduleWithFixedDelay(readings::read, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
                     Matcher finished = loader.await("load: finished after \\d+s: (\\d+) urgent orders answered, p50=([\\d.]+)ms"
                             + " p99=([\\d.]+)ms max=([\\d.]+)ms, (\\d+) answered 503, (\\d+) failed", load.plus(START));
                     long[] after = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
