@@ -35,6 +35,9 @@ class CpuChargeTest {
                 .threads(1)
                 .cpuLimit(CpuLimit.ofCores(1))
                 .integrationPeriod(Duration.ofHours(1))
+                // No slow-action warning: the first log line in a JVM costs the worker that writes it
+                // CPU time of its own (the logging system's start), charged like any other.
+                .slowActionThreshold(Duration.ofMinutes(1))
                 .build();
         backplane = Backplane.builder("cpu").policy(policy).build();
         return backplane.install(ComponentSpec.named("app"));
@@ -60,6 +63,10 @@ class CpuChargeTest {
     @Test
     void anActionThatComputes_isChargedItsCpuTime() throws Exception {
         BackplaneComponent app = start();
+        // The worker's first turn loads and initializes the action path's classes on its own CPU
+        // time, which is charged too (this is often the first test of its JVM): measure from after it.
+        app.submit("warm-up", 1, ctx -> "done").get(10, TimeUnit.SECONDS);
+        Duration before = used();
         long spent = app.submit("spinner", 1, ctx -> {
             long start = THREADS.getCurrentThreadCpuTime();
             while (THREADS.getCurrentThreadCpuTime() - start < WORK.toNanos()) {
@@ -69,6 +76,6 @@ class CpuChargeTest {
         }).get(10, TimeUnit.SECONDS);
 
         // Charged before the request completes: the action's CPU time plus the worker's own bit.
-        assertThat(used()).isBetween(Duration.ofNanos(spent), Duration.ofNanos(spent).plus(WORK.dividedBy(2)));
+        assertThat(used().minus(before)).isBetween(Duration.ofNanos(spent), Duration.ofNanos(spent).plus(WORK.dividedBy(2)));
     }
 }
