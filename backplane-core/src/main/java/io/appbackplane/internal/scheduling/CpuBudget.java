@@ -140,24 +140,30 @@ public final class CpuBudget {
             return true;
         }
         long used = usedThisPeriod.get();
-        if (used >= released(now)) {
+        double share = releasedShare(now); // once: the budget and the floor are released in the same slices
+        if (used >= released(budgetNanos, share)) {
             return false;
         }
         AutoCpuLimit controller = auto;
-        return controller == null || used < released(now, controller.floorBudget(periodNanos)) || controller.processHasRoom(now);
+        return controller == null || used < released(controller.floorBudget(periodNanos), share) || controller.processHasRoom(now);
     }
 
     /** The budget released by {@code now} in the current period. */
     long released(long now) {
-        return released(now, budgetNanos);
+        return released(budgetNanos, releasedShare(now));
     }
 
-    /** The part of a period's {@code budget} released by {@code now} in the current period. */
-    private long released(long now, long budget) {
+    /** The share of a period's budget released by {@code now}: the slices begun so far, over all slices. */
+    private double releasedShare(long now) {
         int n = slices;
         long elapsed = Math.max(0, now - periodStart);
         long slice = Math.min(n, elapsed / Math.max(1, periodNanos / n) + 1);
-        return slice >= n ? budget : (long) ((double) budget * slice / n);
+        return slice >= n ? 1 : (double) slice / n;
+    }
+
+    /** The part of a period's {@code budget} released at a released {@code share}. */
+    private static long released(long budget, double share) {
+        return share >= 1 ? budget : (long) (budget * share);
     }
 
     /** When the next slice of budget is released, or the period ends (for a timed park). */
