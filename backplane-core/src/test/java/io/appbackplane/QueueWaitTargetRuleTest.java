@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * periods back to 500 actions (at most 10 ticks, none before the last fall): over the target (the
  * period's mean, or more late actions than 1 % of the window, or of 500 if it holds fewer) the
  * limit falls at once, in proportion (at most by half); on a full window within it with room to
- * spare (at most 0.5 % late, the mean at most half the target) and binding it rises, by its square root far under the last limit that
+ * spare (at most 0.5 % late, the mean at most a quarter of the target) and binding it rises, by its square root far under the last limit that
  * proved too high (a fall right after a fall keeps it) and by one per full window near it, never above the configured operation limit; otherwise
  * it holds; rule 11 holds within the adapted limit.
  */
@@ -262,13 +262,15 @@ class QueueWaitTargetRuleTest {
     }
 
     @Test
-    void aMeanWaitPastHalfTheTargetHolds_underHalfTheLimitRises() {
+    void aMeanWaitPastAQuarterOfTheTargetHolds_underAQuarterTheLimitRises() {
         BackplaneComponent app = afterAFallFrom(100);
 
         bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(12));
         assertThat(app.operationLimit()).as("500 actions, none late, but a mean of 12 ms: no room to rise").isEqualTo(50);
-        bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(9));
-        assertThat(app.operationLimit()).as("a mean of 9 ms: 50 + floor(sqrt(50))").isEqualTo(57);
+        bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(7));
+        assertThat(app.operationLimit()).as("a mean of 7 ms, over a quarter of the 20 ms target: no room to rise").isEqualTo(50);
+        bindingPeriodWhereEveryActionWaits(app, Duration.ofMillis(4));
+        assertThat(app.operationLimit()).as("a mean of 4 ms: 50 + floor(sqrt(50))").isEqualTo(57);
     }
 
     /** Ten times: fills the limit (one more request rejected), waits {@code wait}, runs them all; then to the next tick. */

@@ -43,15 +43,19 @@ import java.util.concurrent.atomic.LongAdder;
  * that of a window of {@link #WINDOW_ACTIONS}; the mean still counts. The limit falls in proportion
  * to how far the waits are over the target, at most by half per tick. It rises only on a full
  * window with room to spare (a share of late actions at most half the allowed one, and a mean wait
- * at most half the target) and only when it binds: the component rejected a request in the period
+ * at most a quarter of the target) and only when it binds: the component rejected a request in the period
  * or has at least {@link #BINDING_SHARE} of the limit outstanding at the tick; a limit that holds
  * nothing back is not raised, or it would climb without telling anything (Netflix's limiters skip
  * such samples too). Between half the allowed tail and the allowed tail it holds: rising into the
  * target from just under it would make every rise a late period. The mean is the early sign: where
  * the waits are all close to the queue's length over the throughput, the tail stays clean while the
- * limit climbs and then breaks in one period, many actions late at once; rising only while the
- * mean is at most half the target leaves the other half for what the queue does not explain (a
- * CPU-limited worker waiting for its next slice, a pause). After a fall the window refills before
+ * limit climbs and then breaks in one period, many actions late at once. Rising only while the
+ * mean is at most a quarter of the target leaves the rest for what the queue does not explain (a
+ * CPU-limited worker waiting for its next slice, a pause, a stretch in which the workers get less
+ * CPU than their limit): in such a stretch every queued action's wait grows by the queue's length
+ * over the reduced throughput, so the shorter the queue the fewer actions go late. (A quarter, as
+ * waits that spread like an exponential distribution have a 99th percentile 4.6 times their mean.)
+ * After a fall the window refills before
  * the next rise. Far under the last limit that proved too high it rises by its square root
  * (Gradient2's queue allowance); near or past it, it probes by one, once per full window of its
  * own, so that each step is judged before the next (as TCP CUBIC slows near the window that last
@@ -82,8 +86,8 @@ public final class QueueWaitLimit {
     /** The share of late actions at most which the limit may rise: half the allowed tail. */
     static final double ROOM_SHARE = LATE_SHARE / 2;
 
-    /** The share of the target the period's mean wait may reach at most for the limit to rise. */
-    static final double ROOM_MEAN = 0.5;
+    /** The share of the target the period's mean wait may reach at most for the limit to rise (see the class comment). */
+    static final double ROOM_MEAN = 0.25;
 
     /** The actions the window reaches back for: enough that its allowed tail is several actions, not one. */
     static final int WINDOW_ACTIONS = 500;
