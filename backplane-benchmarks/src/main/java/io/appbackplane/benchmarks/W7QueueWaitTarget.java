@@ -59,7 +59,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * the controller's per-tick trace ({@link ControllerTrace}): one {@code W7 trace} line per tick with
  * its inputs (limit, outstanding, rejections, the urgent actions, mean wait and late actions of the
  * period and of the window) and its decision, and a line where each phase begins. It is for watching
- * the loop, not for numbers.
+ * the loop, not for numbers. With {@code -Dbench.w7Timeline=true} each phase also prints its
+ * {@link PhaseTimeline}: what ran in each 10 ms, and the CPU it took.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -159,6 +160,11 @@ public class W7QueueWaitTarget {
         LongAdder urgentLate = new LongAdder();
         long targetNanos = TARGET.toNanos();
         ControllerTrace.mark("phase " + name + " begins, mode " + mode);
+        PhaseTimeline timeline = PhaseTimeline.ON ? new PhaseTimeline(PHASE.toNanos()) : null;
+        Action<Object> bulk = timeline == null ? BULK_ACTION : ctx -> {
+            timeline.run(ACTION_TOKENS, -1, targetNanos);
+            return null;
+        };
         BackplaneStatistics before = backplane.statistics();
         long start = System.nanoTime();
         long end = start + PHASE.toNanos();
@@ -174,12 +180,17 @@ public class W7QueueWaitTarget {
             int priority = offered % 5 == 0 ? URGENT : BULK;
             long offeredAt = now;
             try {
-                pool.submit(priority, priority != URGENT ? BULK_ACTION : ctx -> {
-                    if (System.nanoTime() - offeredAt > targetNanos) {
+                pool.submit(priority, priority != URGENT ? bulk : ctx -> {
+                    long waited = System.nanoTime() - offeredAt;
+                    if (waited > targetNanos) {
                         urgentLate.increment();
                     }
                     urgentRan.increment();
-                    Work.run(ACTION_TOKENS);
+                    if (timeline == null) {
+                        Work.run(ACTION_TOKENS);
+                    } else {
+                        timeline.run(ACTION_TOKENS, waited, targetNanos);
+                    }
                     return null;
                 });
             } catch (BackplaneRejectedException e) {
@@ -199,6 +210,9 @@ public class W7QueueWaitTarget {
         System.out.println(String.format(Locale.ROOT, "%nW7 %s %s: urgent p99 queue wait %.1f ms, %.2f %% of urgent waits over %d ms,"
                 + " %.0f completed/s, %.0f rejected/s, limit at the end %d",
                 mode, name, p99, latePct, TARGET.toMillis(), completed, rejected, component.operationLimit()));
+        if (timeline != null) {
+            timeline.print(name);
+        }
         return new double[] {p99, completed, rejected, latePct};
     }
 
