@@ -86,17 +86,17 @@ public final class BackplaneCounters implements ActionAccounting, RequestCountin
         DefaultComponent component = (DefaultComponent) object.component; // every object's owner is a component
         int slot = WorkerThread.currentSlot(); // once for the three counters
         component.counters.actionRan(slot, queueTime, runTime);
-        priorityCounters[node.priority].actionRan(slot, queueTime, runTime);
+        priorityCounters[node.priority()].actionRan(slot, queueTime, runTime);
         QueueWaitLimit adaptive = component.queueWaitLimit;
         if (adaptive != null) {
-            adaptive.actionRan(node.priority, queueTime);
+            adaptive.actionRan(node.priority(), queueTime);
         }
         ActionCounters endpoint = node.request.endpoint();
         if (endpoint != null) {
             endpoint.actionRan(slot, queueTime, runTime);
         }
         if (observer != null) {
-            ObservedActions.tell(observer, component, node.priority, queueTime, runTime);
+            ObservedActions.tell(observer, component, node.priority(), queueTime, runTime);
         }
     }
 
@@ -109,7 +109,7 @@ public final class BackplaneCounters implements ActionAccounting, RequestCountin
     @Override
     public void slowActionRan(WorkObject object, ActionNode node) {
         ((DefaultComponent) object.component).counters.slowActions.increment();
-        priorityCounters[node.priority].slowActions.increment();
+        priorityCounters[node.priority()].slowActions.increment();
         ActionCounters endpoint = node.request.endpoint();
         if (endpoint != null) {
             endpoint.slowActions.increment();

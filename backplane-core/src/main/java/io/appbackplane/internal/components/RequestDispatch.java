@@ -86,9 +86,9 @@ final class RequestDispatch {
         WorkObject object;
         WorkObject.Enqueued offered;
         try {
-            node = new ActionNode(action, priority, request, backplane.clock().nanoTime());
+            node = ActionNode.create(action, request, backplane.clock().nanoTime(), tracer != null);
             if (tracer != null) {
-                node.trace = ObservedActions.queued(tracer, component, priority);
+                node.setTrace(ObservedActions.queued(tracer, component, priority));
             }
             while (true) {
                 object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
@@ -101,14 +101,14 @@ final class RequestDispatch {
             }
         } catch (RuntimeException | Error e) {
             request.failUnqueued();
-            if (node != null && node.trace != null) {
+            if (node != null && node.trace() != null) {
                 ObservedActions.dropped(tracer, List.of(node), () -> e);
             }
             throw e;
         }
         if (offered == Refusal.ABANDONED) {
             request.abandon();
-            if (node.trace != null) {
+            if (node.trace() != null) {
                 ObservedActions.dropped(tracer, List.of(node), component::shutDownBeforeItRan);
             }
         } else if (offered instanceof ReadyEntry entry) {

@@ -5,25 +5,56 @@ import io.appbackplane.Action;
 /**
  * One action queued to one object: a link of the object's FIFO work queue. Confined to the
  * object's monitor while queued and to the running worker afterwards.
+ *
+ * <p>A node is allocated for every submit, so it holds only what every action needs: its priority
+ * is its request's (a submit's first action, its reply handlers and continuations all run at the
+ * request's priority), and the tracer's token is in a {@link TracedActionNode}, made only on a
+ * backplane with an {@link io.appbackplane.ActionTracer}. Four fields keep an untraced node at 32
+ * bytes with compressed references ({@code SubmitAllocationTest}).
  */
-public final class ActionNode {
+public sealed class ActionNode permits TracedActionNode {
 
     public final Action<?> action;
-    /** The priority the action was submitted at; the object is ready at the most urgent of these. */
-    public final int priority;
     /** The request this action works for; several actions (a reply, a continuation) may share one. */
     public final Request request;
     /** When the action was queued, on the backplane's clock (for queue-time statistics). */
     public final long enqueuedAt;
-    /** The backplane's ActionTracer's token for this action (null without a tracer); set before the node is queued, then only by the worker running it. */
-    public Object trace;
     /** The next action of the object's queue; guarded by the object's monitor. */
     ActionNode next;
 
-    public ActionNode(Action<?> action, int priority, Request request, long enqueuedAt) {
+    ActionNode(Action<?> action, Request request, long enqueuedAt) {
         this.action = action;
-        this.priority = priority;
         this.request = request;
         this.enqueuedAt = enqueuedAt;
+    }
+
+    /**
+     * A node for {@code action}; {@code traced} (the backplane has an ActionTracer) makes one that
+     * can hold the tracer's queue token ({@link #setTrace}).
+     */
+    public static ActionNode create(Action<?> action, Request request, long enqueuedAt, boolean traced) {
+        return traced ? new TracedActionNode(action, request, enqueuedAt) : new ActionNode(action, request, enqueuedAt);
+    }
+
+    /** The priority the action runs at: its request's. The object is ready at the most urgent of its nodes'. */
+    public final int priority() {
+        return request.priority();
+    }
+
+    /** The ActionTracer's token for this queued action, or null (always null for an untraced node). */
+    public Object trace() {
+        return null;
+    }
+
+    /**
+     * Sets the tracer's queue token: before the node is queued, then (to null, once the tracer was
+     * told the action was dropped) by whoever removed it from its queue.
+     *
+     * @throws IllegalStateException for a non-null token on a node made untraced
+     */
+    public void setTrace(Object trace) {
+        if (trace != null) {
+            throw new IllegalStateException("internal: a tracer token for an action node made without tracing");
+        }
     }
 }

@@ -155,7 +155,7 @@ public final class KeyedObjects {
             CancellationException cancelled = new CancellationException("queued action of object '" + SafeText.of(key)
                     + "' of component '" + component.name() + "' was cancelled by cancelQueued");
             node.request.fail(cancelled);
-            if (node.trace != null) {
+            if (node.trace() != null) {
                 ObservedActions.dropped(tracer, List.of(node), () -> cancelled);
             }
         }

@@ -51,10 +51,10 @@ abstract class ObjectActionQueue {
         }
         tail = node;
         queued++;
-        if (node.priority < minPriority) {
-            minPriority = node.priority;
+        if (node.priority() < minPriority) {
+            minPriority = node.priority();
             countAtMin = 1;
-        } else if (node.priority == minPriority) {
+        } else if (node.priority() == minPriority) {
             countAtMin++;
         }
     }
@@ -113,7 +113,7 @@ abstract class ObjectActionQueue {
 
     /** The priority the object is scheduled at: its most urgent waiting action's. */
     final int effectivePriority() {
-        return front == null ? minPriority : Math.min(front.priority, minPriority);
+        return front == null ? minPriority : Math.min(front.priority(), minPriority);
     }
 
     /** Empties the FIFO, for cancellation; the front stays. Returns the removed actions in order. */
@@ -162,7 +162,7 @@ abstract class ObjectActionQueue {
             tail = null;
         }
         queued--;
-        if (node.priority == minPriority && --countAtMin == 0) {
+        if (node.priority() == minPriority && --countAtMin == 0) {
             rescanMinPriority();
         }
     }
@@ -175,10 +175,10 @@ abstract class ObjectActionQueue {
         int min = NO_PRIORITY;
         int count = 0;
         for (ActionNode n = head; n != null; n = n.next) {
-            if (n.priority < min) {
-                min = n.priority;
+            if (n.priority() < min) {
+                min = n.priority();
                 count = 1;
-            } else if (n.priority == min) {
+            } else if (n.priority() == min) {
                 count++;
             }
         }
@@ -193,10 +193,10 @@ abstract class ObjectActionQueue {
         int count = 0;
         for (ActionNode n = head; n != null; n = n.next) {
             length++;
-            if (n.priority < min) {
-                min = n.priority;
+            if (n.priority() < min) {
+                min = n.priority();
                 count = 1;
-            } else if (n.priority == min) {
+            } else if (n.priority() == min) {
                 count++;
             }
         }

@@ -81,18 +81,18 @@ public final class ObservedActions {
     public static void dropped(ActionTracer tracer, List<ActionNode> nodes, Supplier<Throwable> reason) {
         Throwable why = null;
         for (ActionNode node : nodes) {
-            if (node.trace == null) {
+            if (node.trace() == null) {
                 continue;
             }
             if (why == null) {
                 why = reason.get();
             }
             try {
-                tracer.actionDropped(node.trace, why);
+                tracer.actionDropped(node.trace(), why);
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.WARNING, "backplane action tracer failed", e);
             }
-            node.trace = null;
+            node.setTrace(null);
         }
     }
 }

@@ -108,8 +108,10 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
         Request r = request;
         Object t = trace;
         clear();
-        ActionNode node = new ActionNode(new ReplyAction(h, value, failure), r.priority(), r, now);
-        node.trace = t;
+        ActionNode node = ActionNode.create(new ReplyAction(h, value, failure), r, now, t != null);
+        if (t != null) {
+            node.setTrace(t);
+        }
         return node;
     }
 

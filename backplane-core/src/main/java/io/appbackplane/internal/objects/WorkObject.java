@@ -118,7 +118,7 @@ public final class WorkObject extends ObjectActionQueue {
             case IDLE:
                 return becomeReady();
             case READY:
-                if (node.priority < readyEntry.priority) {
+                if (node.priority() < readyEntry.priority) {
                     // Rule 7: priority rises → leave the old queue (entry goes stale), join the new tail.
                     goStale();
                     return becomeReady();

@@ -40,16 +40,17 @@ final class ActionRunner {
         BackplaneComponent component = object.component;
         context.begin(object, node);
         ActionTracer tracer = this.tracer;
+        Object running = null; // the tracer's token for the running action: the node keeps only the queued one
         if (tracer != null) { // the queue wait ends here, also for a cancelled request (its trace ends below)
             context.userCodeRan(); // the tracer's, before the start: not the action's time
-            node.trace = ObservedActions.starting(tracer, node.trace, component, node.priority);
+            running = ObservedActions.starting(tracer, node.trace(), component, node.priority());
         }
         if (request.future != null && request.future.isCancelled()) {
             context.end();
             context.lastActionEnd = clock.nanoTime();
             CancellationException cancelled = new CancellationException("the submitter cancelled the request before its action ran");
             if (tracer != null) {
-                ObservedActions.ended(tracer, node.trace, cancelled);
+                ObservedActions.ended(tracer, running, cancelled);
             }
             request.fail(cancelled, context.completions);
             return;
@@ -65,7 +66,7 @@ final class ActionRunner {
             context.end();
         }
         if (tracer != null) {
-            ObservedActions.ended(tracer, node.trace, failure);
+            ObservedActions.ended(tracer, running, failure);
         }
         long end = clock.nanoTime();
         context.actionEnded(end);
@@ -86,6 +87,6 @@ final class ActionRunner {
     private void slowAction(WorkObject object, BackplaneComponent component, ActionNode node, long runTime) {
         accounting.slowActionRan(object, node);
         backplane.slowAction(new BackplaneListener.SlowAction(backplane.name(), component.name(),
-                object.key, node.priority, Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
+                object.key, node.priority(), Duration.ofNanos(runTime), Duration.ofNanos(slowActionNanos)));
     }
 }

@@ -123,7 +123,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         this.owner = Thread.currentThread();
         this.object = object;
         this.node = node;
-        this.lastPriority = node.priority;
+        this.lastPriority = node.priority();
         this.reply = null;
         this.replyStage = null;
         this.replyTimeout = null;
@@ -241,7 +241,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     @Override
     public int priority() {
         check();
-        return node.priority;
+        return node.priority();
     }
 
     @Override
@@ -265,7 +265,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         checkNothingPending("wait for a reply");
         this.reply = PendingReply.create(object, node.request, handler, timeout != null);
         if (backplane.tracer() != null) {
-            reply.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority);
+            reply.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority());
         }
         this.replyStage = stage;
         this.replyTimeout = timeout;
@@ -275,7 +275,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
     @Override
     public boolean shouldYield() {
         check();
-        return PriorityInheritance.moreUrgentWorkWaiting(node.priority, backplane.policy().priorities());
+        return PriorityInheritance.moreUrgentWorkWaiting(node.priority(), backplane.policy().priorities());
     }
 
     @Override
@@ -283,9 +283,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         check();
         Objects.requireNonNull(next, "continuation must not be null");
         checkNothingPending("yield");
-        this.continuation = new ActionNode(next, node.priority, node.request, backplane.clock().nanoTime());
+        this.continuation = ActionNode.create(next, node.request, backplane.clock().nanoTime(), backplane.tracer() != null);
         if (backplane.tracer() != null) {
-            continuation.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority);
+            continuation.setTrace(ObservedActions.followUp(backplane.tracer(), object.component, node.priority()));
         }
         return null;
     }

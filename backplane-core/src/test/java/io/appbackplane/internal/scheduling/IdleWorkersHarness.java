@@ -36,8 +36,8 @@ final class IdleWorkersHarness {
      */
     ReadyEntry readyEntry(int key, int priority) {
         WorkObject object = new WorkObject(component, key);
-        ActionNode node = new ActionNode(WorkerParkingLincheckTest.NeverRun.INSTANCE, priority,
-                new Request(component, key, priority, null, null, null, false), 0L);
+        ActionNode node = ActionNode.create(WorkerParkingLincheckTest.NeverRun.INSTANCE,
+                new Request(component, key, priority, null, null, null, false), 0L, false);
         if (!(object.enqueue(node) instanceof ReadyEntry entry) || entry.object != object) {
             throw new AssertionError("a fresh object did not become READY");
         }
