@@ -1,50 +1,77 @@
 package io.appbackplane.sample;
 
 import io.appbackplane.sample.SideBySideRun.Sample;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The meters read every interval of the recorded load, on the pacer's one thread; {@link
  * #samples()} and the totals are read after it terminated (its termination is the
  * happens-before edge).
+ *
+ * <p>The measured instance may stop answering its Actuator while it is loaded ({@code
+ * baseline-virtual}: its management server's request threads are virtual threads too, queued
+ * behind the bulk re-pricings that hold every carrier thread). A reading then still counts: its
+ * process CPU comes from a {@link CpuClock} that needs no answer from the instance, its urgent
+ * percentiles from the load process, and its re-pricings are unknown ({@link Sample#metersAnswered()}
+ * false). The instance is asked for its re-pricing count once at a time; a reading waits for the
+ * answer at most one interval, and a question left unanswered carries over to the next reading
+ * until the HTTP client's timeout ends it.
  */
 final class MeterReadings {
 
+    /** The measured process's CPU time so far, in seconds, read without the process's help. */
+    @FunctionalInterface
+    interface CpuClock {
+        double seconds() throws IOException;
+    }
+
+    /** The instance's re-pricing count, and when its answer arrived ({@link System#nanoTime}). */
+    private record Count(double repriced, long nanos) {}
+
     private final Http measured;
+    private final CpuClock cpu;
     private final Http loader;
     private final long startNanos;
     private final long endNanos;
     private final long everyNanos;
     private final double startCpu;
-    private final double startBulk;
     private final List<Sample> samples = new ArrayList<>();
+    private CompletableFuture<Count> asked;
+    private Count firstCount;
+    private Count lastCount;
     private long lastNanos;
     private double lastCpu;
-    private double lastBulk;
     private int skipped;
     private int missed;
+    private int unanswered;
     private RuntimeException lastMiss;
+    private Throwable lastNoAnswer;
     private Throwable failure;
 
     /**
-     * Takes the first reading: the recorded load is counted from its end, which an overloaded
-     * instance may answer seconds after the load began; readings stop shortly before {@code
-     * recordedUntil} ({@link System#nanoTime}), when the load process ends the load.
+     * Takes the first reading: the recorded load is counted from it; readings stop shortly before
+     * {@code recordedUntil} ({@link System#nanoTime}), when the load process ends the load. The
+     * re-pricing rates start at the first reading the instance answered.
      */
-    MeterReadings(Http measured, Http loader, long recordedUntil, Duration every) {
+    MeterReadings(Http measured, CpuClock cpu, Http loader, long recordedUntil, Duration every) {
         this.measured = measured;
+        this.cpu = cpu;
         this.loader = loader;
-        this.startCpu = lastCpu = cpuSeconds(measured);
-        this.startBulk = lastBulk = repriced(measured);
-        this.startNanos = lastNanos = System.nanoTime();
         this.endNanos = recordedUntil;
         this.everyNanos = every.toNanos();
+        this.firstCount = lastCount = count();
+        this.startNanos = lastNanos = System.nanoTime();
+        this.startCpu = lastCpu = cpuSeconds();
     }
 
     void read() {
@@ -55,26 +82,68 @@ final class MeterReadings {
         }
         try {
             // Both processes are asked at once: the load process answers at once and exits when
-            // its load ends, while the measured instance, overloaded, may take seconds; its
-            // answers date the sample.
+            // its load ends, while the measured instance, overloaded, may take up to an interval
+            // or not answer at all.
             CompletableFuture<double[]> urgent = CompletableFuture.supplyAsync(() -> urgentP50AndP99(loader));
-            double cpu = cpuSeconds(measured);
-            double bulk = repriced(measured);
-            long readAt = System.nanoTime(); // the rates run to when the instance answered, not to when the reading began
+            Count count = count();
+            long readAt = System.nanoTime();
+            double cpuNow = cpuSeconds();
             double[] p50AndP99 = urgent.join();
-            double seconds = (readAt - lastNanos) / 1e9;
-            samples.add(new Sample((readAt - startNanos) / 1e9, p50AndP99[0], p50AndP99[1], (bulk - lastBulk) / seconds,
-                    (cpu - lastCpu) / seconds));
+            double bulk = Double.NaN;
+            if (count != null) {
+                if (lastCount != null) { // the rate since the last answer, over the readings the instance left unanswered
+                    bulk = (count.repriced() - lastCount.repriced()) / ((count.nanos() - lastCount.nanos()) / 1e9);
+                }
+                if (firstCount == null) {
+                    firstCount = count;
+                }
+                lastCount = count;
+            }
+            samples.add(new Sample((readAt - startNanos) / 1e9, p50AndP99[0], p50AndP99[1], bulk,
+                    (cpuNow - lastCpu) / ((readAt - lastNanos) / 1e9), count != null));
             lastNanos = readAt;
-            lastCpu = cpu;
-            lastBulk = bulk;
+            lastCpu = cpuNow;
         } catch (RuntimeException e) {
-            // A reading lost (a busy machine, a stale pooled connection): the next one covers the
+            // A reading lost (the CPU clock or the load process failed): the next one covers the
             // interval since the last good one.
             missed++;
             lastMiss = e;
         } catch (Error e) {
             failure = e; // a periodic task that throws is cancelled silently: keep it for rethrow()
+        }
+    }
+
+    /**
+     * The instance's re-pricing count if it answers within an interval; null if it does not (the
+     * question stays open for the next reading, unless it failed).
+     */
+    private Count count() {
+        if (asked == null) {
+            asked = measured.getAsync("/actuator/metrics/sample.pricing.repriced")
+                    .thenApply(response -> new Count(value(ok(response, "sample.pricing.repriced")), System.nanoTime()));
+        }
+        try {
+            Count count = asked.get(everyNanos, TimeUnit.NANOSECONDS);
+            asked = null;
+            return count;
+        } catch (TimeoutException stillOpen) {
+            lastNoAnswer = stillOpen;
+        } catch (ExecutionException noAnswer) {
+            asked = null; // timed out, refused or answered with an error: ask anew next time
+            lastNoAnswer = noAnswer.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the meters", e);
+        }
+        unanswered++;
+        return null;
+    }
+
+    private double cpuSeconds() {
+        try {
+            return cpu.seconds();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the measured process's CPU time failed", e);
         }
     }
 
@@ -103,14 +172,28 @@ final class MeterReadings {
             System.out.println("side-by-side: " + missed + " of " + (missed + samples.size()) + " readings of the meters failed"
                     + " and were left out; the last: " + lastMiss);
         }
+        if (unanswered > 0) {
+            System.out.println("side-by-side: the measured instance's meters did not answer " + unanswered + " of "
+                    + (samples.size() + 1) + " readings (the first at the start) within " + everyNanos / 1_000_000
+                    + " ms; its re-pricings are unknown for those; the last: " + lastNoAnswer);
+        }
     }
 
     List<Sample> samples() {
         return List.copyOf(samples);
     }
 
+    /** Readings, the one at the start included, whose re-pricing count the instance did not answer. */
+    int unanswered() {
+        return unanswered;
+    }
+
+    /** Re-pricings per second between the first and the last reading the instance answered; NaN with fewer than two. */
     double bulkPerSecond() {
-        return (lastBulk - startBulk) / ((lastNanos - startNanos) / 1e9);
+        if (firstCount == null || lastCount == firstCount) {
+            return Double.NaN;
+        }
+        return (lastCount.repriced() - firstCount.repriced()) / ((lastCount.nanos() - firstCount.nanos()) / 1e9);
     }
 
     double cpuCores() {
@@ -123,11 +206,6 @@ final class MeterReadings {
         return value(meter) / perSecond(meter);
     }
 
-    /** Re-pricings completed so far. */
-    private static double repriced(Http meters) {
-        return value(meter(meters, "sample.pricing.repriced"));
-    }
-
     /** An urgent latency percentile over the recent window, in ms; NaN while the window has no request. */
     private static double urgentMs(Http meters, String phi) {
         JsonNode meter = meter(meters, "sample.urgent.latency.percentile?tag=phi:" + phi);
@@ -136,7 +214,11 @@ final class MeterReadings {
     }
 
     private static JsonNode meter(Http meters, String nameAndQuery) {
-        HttpResponse<String> response = meters.get("/actuator/metrics/" + nameAndQuery);
+        return ok(meters.get("/actuator/metrics/" + nameAndQuery), nameAndQuery);
+    }
+
+    /** The meter {@code response} holds, if it is a 200. */
+    private static JsonNode ok(HttpResponse<String> response, String nameAndQuery) {
         if (response.statusCode() != 200) {
             throw new IllegalStateException("/actuator/metrics/" + nameAndQuery + " answered " + response.statusCode() + ": "
                     + response.body());

@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,14 +46,24 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
         }
     }
 
-    /** One reading of the meters: the seconds since the load's warm-up ended, and the values over the last interval. */
-    record Sample(double seconds, double urgentP50Ms, double urgentP99Ms, double bulkPerSecond, double cpuCores) {}
+    /**
+     * One reading of the meters: the seconds since the load's warm-up ended, and the values over the
+     * last interval.
+     *
+     * @param bulkPerSecond NaN when the measured instance did not answer this reading (or answered it
+     *     first, with no earlier answer to count from)
+     * @param cpuCores read from the process, with or without the instance's answer
+     * @param metersAnswered whether the measured instance answered its meters in this reading
+     */
+    record Sample(double seconds, double urgentP50Ms, double urgentP99Ms, double bulkPerSecond, double cpuCores,
+            boolean metersAnswered) {}
 
     /**
      * What a run measured.
      *
      * @param urgentNotOk urgent requests answered 503 or failed
-     * @param bulkPerSecond re-pricings per second over the recorded load
+     * @param bulkPerSecond re-pricings per second over the recorded load (between the first and the last
+     *     reading the measured instance answered); NaN if it answered fewer than two
      * @param cpuCores the measured process's CPU time per second over the recorded load
      * @param periods enforcement periods the kernel counted meanwhile (0 without a cgroup)
      * @param throttled of those, periods in which it throttled the process
@@ -63,12 +75,23 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
             return run.quotaCores == 0 ? "none" : String.format(Locale.ROOT, "%.0f core", run.quotaCores);
         }
 
+        /** Readings the measured instance's meters did not answer. */
+        long unanswered() {
+            return samples.stream().filter(sample -> !sample.metersAnswered()).count();
+        }
+
+        /** "meters did not answer for N of M readings", or "" if they answered every one. */
+        String unansweredNote() {
+            return unanswered() == 0 ? "" : "meters did not answer for " + unanswered() + " of " + samples.size() + " readings";
+        }
+
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%s, quota %s: urgent p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d not ok);"
-                            + " bulk %.0f/s; cpu %.2f cores; kernel throttled %d of %d periods",
-                    run.mode, quota(), urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, urgentNotOk, bulkPerSecond, cpuCores,
-                    throttled, periods);
+                            + " bulk %s; cpu %.2f cores; kernel throttled %d of %d periods%s",
+                    run.mode, quota(), urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, urgentNotOk,
+                    Double.isNaN(bulkPerSecond) ? "unknown" : String.format(Locale.ROOT, "%.0f/s", bulkPerSecond), cpuCores,
+                    throttled, periods, unanswered() == 0 ? "" : "; " + unansweredNote());
         }
     }
 
@@ -96,7 +119,8 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 loader.await("warm-up done; bulk re-pricing .* started", START.plus(warmup));
                 long recordedUntil = System.nanoTime() + load.toNanos(); // when the load process ends its load
                 long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
-                MeterReadings readings = new MeterReadings(measuredMeters, new Http(-1, loadActuator), recordedUntil, every);
+                MeterReadings readings = new MeterReadings(measuredMeters, cpuClock(measured.pid(), measuredMeters),
+                        new Http(-1, loadActuator), recordedUntil, every);
                 System.out.println("side-by-side: " + mode + " loaded, quota " + (cgroup == null ? "none" : quotaCores + " cores")
                         + "; reading the meters every " + every.toMillis() + " ms");
                 ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
@@ -121,6 +145,19 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 }
             }
         }
+    }
+
+    /**
+     * The measured process's CPU time from {@code /proc} (it needs no answer from the instance, which
+     * may stop answering under load), or from its Actuator where there is no {@code /proc}. The pid is
+     * the JVM's: the cgroup's launcher execs it.
+     */
+    private static MeterReadings.CpuClock cpuClock(long pid, Http meters) throws IOException, InterruptedException {
+        if (!Files.isReadable(Path.of("/proc", Long.toString(pid), "stat"))) {
+            return () -> MeterReadings.cpuSeconds(meters);
+        }
+        ThreadCpu proc = ThreadCpu.ofThisMachine();
+        return () -> proc.processSeconds(pid);
     }
 
     /**
