@@ -141,7 +141,7 @@ public final class SideBySide {
      */
     private static String bulk(Result r) {
         if (Double.isNaN(r.bulkPerSecond())) {
-            return r.unanswered() == 0 ? "unknown (fewer than two readings)" : r.unansweredNote();
+            return r.unanswered() == 0 ? "meters answered fewer than two readings" : r.unansweredNote();
         }
         return String.format(Locale.ROOT, "%.0f", r.bulkPerSecond()) + (r.unanswered() == 0 ? "" : " (" + r.unansweredNote() + ")");
     }
