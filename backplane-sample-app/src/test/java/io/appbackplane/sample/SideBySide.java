@@ -127,12 +127,23 @@ public final class SideBySide {
                 + " | bulk re-pricings/s | process CPU | kernel-throttled periods |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : results) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.1f ms | %.1f ms | %.0f ms | %d (%d) | %.0f | %.2f cores | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.1f ms | %.1f ms | %.0f ms | %d (%d) | %s | %.2f cores | %s |%n",
                     r.run().mode(), r.quota(), r.urgentP50Ms(), r.urgentP99Ms(), r.urgentMaxMs(), r.urgentAnswered(), r.urgentNotOk(),
-                    r.bulkPerSecond(), r.cpuCores(), r.periods() == 0 ? "-"
+                    bulk(r), r.cpuCores(), r.periods() == 0 ? "-"
                             : String.format(Locale.ROOT, "%d of %d (%.0f %%)", r.throttled(), r.periods(), 100.0 * r.throttled() / r.periods())));
         }
         return md.toString();
+    }
+
+    /**
+     * The run's re-pricings per second, and how many readings the instance's meters left unanswered
+     * if any; "meters did not answer" instead of a number when they answered too few to count.
+     */
+    private static String bulk(Result r) {
+        if (Double.isNaN(r.bulkPerSecond())) {
+            return r.unanswered() == 0 ? "meters answered fewer than two readings" : r.unansweredNote();
+        }
+        return String.format(Locale.ROOT, "%.0f", r.bulkPerSecond()) + (r.unanswered() == 0 ? "" : " (" + r.unansweredNote() + ")");
     }
 
     /** Replaces what stands between {@link #BEGIN} and {@link #END} in {@code doc} with {@code table}. */

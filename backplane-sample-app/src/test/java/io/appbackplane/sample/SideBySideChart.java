@@ -12,7 +12,10 @@ import java.util.function.ToDoubleFunction;
  * Draws the side-by-side runs as one SVG: a row per measure (urgent p99 and p50 on a log scale,
  * bulk throughput, process CPU), a column per CPU quota (none, then the cgroup's), a line per mode;
  * the x axis is the seconds of recorded load. A row has one y scale across its columns, so that
- * panels side by side compare directly. Plain SVG text, no plotting library: it diffs and renders
+ * panels side by side compare directly. A reading the measured instance's meters did not answer
+ * leaves a gap in the rows that need its answer (bulk throughput), marked by a cross on the panel's
+ * x axis and counted in the legend and in the panel; the other rows are read without the instance.
+ * Plain SVG text, no plotting library: it diffs and renders
  * anywhere.
  */
 final class SideBySideChart {
@@ -27,13 +30,14 @@ final class SideBySideChart {
     private static final int GAP_X = 40;
     private static final int GAP_Y = 45;
 
-    private record Row(String title, boolean log, ToDoubleFunction<Sample> value) {}
+    /** A measure; {@code fromInstance}: read from the measured instance's meters, so unknown when they did not answer. */
+    private record Row(String title, boolean log, ToDoubleFunction<Sample> value, boolean fromInstance) {}
 
     private static final List<Row> ROWS = List.of(
-            new Row("urgent p99 (ms, log scale)", true, Sample::urgentP99Ms),
-            new Row("urgent p50 (ms, log scale)", true, Sample::urgentP50Ms),
-            new Row("bulk re-pricings per second", false, Sample::bulkPerSecond),
-            new Row("process CPU (cores)", false, Sample::cpuCores));
+            new Row("urgent p99 (ms, log scale)", true, Sample::urgentP99Ms, false),
+            new Row("urgent p50 (ms, log scale)", true, Sample::urgentP50Ms, false),
+            new Row("bulk re-pricings per second", false, Sample::bulkPerSecond, true),
+            new Row("process CPU (cores)", false, Sample::cpuCores, false));
 
     private SideBySideChart() {
     }
@@ -44,35 +48,72 @@ final class SideBySideChart {
         List<String> modes = results.stream().map(r -> r.run().mode()).distinct().toList();
         double maxSeconds = results.stream().flatMap(r -> r.samples().stream()).mapToDouble(Sample::seconds).max().orElse(1);
         int width = LEFT + quotas.size() * (PANEL_W + GAP_X);
-        int height = TOP + ROWS.size() * (PANEL_H + GAP_Y) + 10;
+        StringBuilder legend = new StringBuilder();
+        int legendY = 40;
+        int x = LEFT;
+        for (String mode : modes) {
+            String label = mode + unansweredNote(results, mode);
+            int labelWidth = 60 + label.length() * 7;
+            if (x > LEFT && x + labelWidth > width) { // wraps rather than runs off a one-column chart
+                x = LEFT;
+                legendY += 18;
+            }
+            legend.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+                    x, legendY, x + 24, legendY, COLORS.get(mode)));
+            legend.append(text(x + 30, legendY + 4, 12, "start", label));
+            x += labelWidth;
+        }
+        int panelsTop = TOP + legendY - 40;
+        int height = panelsTop + ROWS.size() * (PANEL_H + GAP_Y) + 10;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 + "font-family=\"sans-serif\" font-size=\"11\">\n", width, height));
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height));
         svg.append(text(LEFT, 20, 14, "start", escape(title)));
-        int x = LEFT;
-        for (String mode : modes) {
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"40\" x2=\"%d\" y2=\"40\" stroke=\"%s\" stroke-width=\"3\"/>\n",
-                    x, x + 24, COLORS.get(mode)));
-            svg.append(text(x + 30, 44, 12, "start", mode));
-            x += 60 + mode.length() * 7;
-        }
+        svg.append(legend);
         for (int row = 0; row < ROWS.size(); row++) {
             Row measure = ROWS.get(row);
             double[] range = range(results, measure);
             for (int column = 0; column < quotas.size(); column++) {
                 String quota = quotas.get(column);
                 int left = LEFT + column * (PANEL_W + GAP_X);
-                int top = TOP + row * (PANEL_H + GAP_Y);
+                int top = panelsTop + row * (PANEL_H + GAP_Y);
                 panel(svg, left, top, measure, range, maxSeconds, measure.title() + " — CPU quota: " + quota);
+                int notes = 0;
                 for (Result result : results) {
                     if (result.quota().equals(quota)) {
                         line(svg, left, top, measure, range, maxSeconds, result);
+                        if (measure.fromInstance() && result.unanswered() > 0) {
+                            unanswered(svg, left, top, maxSeconds, result, notes++);
+                        }
                     }
                 }
             }
         }
         return svg.append("</svg>\n").toString();
+    }
+
+    /** " (meters did not answer for N of M readings)" over the mode's results, or "" if they answered every reading. */
+    private static String unansweredNote(List<Result> results, String mode) {
+        List<Result> ofMode = results.stream().filter(r -> r.run().mode().equals(mode)).toList();
+        long unanswered = ofMode.stream().mapToLong(Result::unanswered).sum();
+        long readings = ofMode.stream().mapToLong(r -> r.samples().size()).sum();
+        return unanswered == 0 ? "" : " (meters did not answer for " + unanswered + " of " + readings + " readings)";
+    }
+
+    /** A cross on the x axis at each reading {@code result}'s instance did not answer, and a line saying how many. */
+    private static void unanswered(StringBuilder svg, int left, int top, double maxSeconds, Result result, int index) {
+        String color = COLORS.get(result.run().mode());
+        double bottom = top + PANEL_H;
+        for (Sample sample : result.samples()) {
+            if (!sample.metersAnswered()) {
+                double x = x(left, maxSeconds, sample.seconds());
+                svg.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f l8,-8 m-8,0 l8,8\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+                        x - 4, bottom - 2, color));
+            }
+        }
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"start\" fill=\"%s\">%s</text>\n",
+                left + 6, top + 14 + 12 * index, color, escape(result.run().mode() + ": " + result.unansweredNote())));
     }
 
     /** The row's y range over every result: from 0 (linear) or a power of ten (log) to a rounded maximum. */
@@ -92,7 +133,9 @@ final class SideBySideChart {
             return row.log() ? new double[] {1, 10} : new double[] {0, 1};
         }
         if (row.log()) {
-            return new double[] {Math.pow(10, Math.floor(Math.log10(min))), Math.pow(10, Math.ceil(Math.log10(max)))};
+            double low = Math.pow(10, Math.floor(Math.log10(min)));
+            // at least one decade: values that are all one power of ten would otherwise give an empty range
+            return new double[] {low, Math.max(low * 10, Math.pow(10, Math.ceil(Math.log10(max))))};
         }
         double step = niceStep(max / 4);
         return new double[] {0, Math.ceil(max / step) * step};
@@ -154,8 +197,15 @@ final class SideBySideChart {
             segments.add(points.toString());
         }
         for (String segment : segments) {
-            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
-                    COLORS.get(result.run().mode()), segment.trim()));
+            String[] point = segment.trim().split(" ");
+            if (point.length == 1) { // a reading between two gaps: a dot, as a line of one point draws nothing
+                String[] xy = point[0].split(",");
+                svg.append(String.format(Locale.ROOT, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\" fill=\"%s\"/>\n",
+                        xy[0], xy[1], COLORS.get(result.run().mode())));
+            } else {
+                svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
+                        COLORS.get(result.run().mode()), segment.trim()));
+            }
         }
     }
 

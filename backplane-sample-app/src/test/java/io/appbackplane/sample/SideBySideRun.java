@@ -6,16 +6,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import tools.jackson.databind.JsonNode;
 
 /**
  * One measured run of the side-by-side comparison (docs/why.md): the sample jar in one mode with the
@@ -46,14 +46,24 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
         }
     }
 
-    /** One reading of the meters: the seconds since the load's warm-up ended, and the values over the last interval. */
-    record Sample(double seconds, double urgentP50Ms, double urgentP99Ms, double bulkPerSecond, double cpuCores) {}
+    /**
+     * One reading of the meters: the seconds since the load's warm-up ended, and the values over the
+     * last interval.
+     *
+     * @param bulkPerSecond NaN when the measured instance did not answer this reading (or answered it
+     *     first, with no earlier answer to count from)
+     * @param cpuCores read from the process, with or without the instance's answer
+     * @param metersAnswered whether the measured instance answered its meters in this reading
+     */
+    record Sample(double seconds, double urgentP50Ms, double urgentP99Ms, double bulkPerSecond, double cpuCores,
+            boolean metersAnswered) {}
 
     /**
      * What a run measured.
      *
      * @param urgentNotOk urgent requests answered 503 or failed
-     * @param bulkPerSecond re-pricings per second over the recorded load
+     * @param bulkPerSecond re-pricings per second over the recorded load (between the first and the last
+     *     reading the measured instance answered); NaN if it answered fewer than two
      * @param cpuCores the measured process's CPU time per second over the recorded load
      * @param periods enforcement periods the kernel counted meanwhile (0 without a cgroup)
      * @param throttled of those, periods in which it throttled the process
@@ -65,12 +75,23 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
             return run.quotaCores == 0 ? "none" : String.format(Locale.ROOT, "%.0f core", run.quotaCores);
         }
 
+        /** Readings the measured instance's meters did not answer. */
+        long unanswered() {
+            return samples.stream().filter(sample -> !sample.metersAnswered()).count();
+        }
+
+        /** "meters did not answer for N of M readings", or "" if they answered every one. */
+        String unansweredNote() {
+            return unanswered() == 0 ? "" : "meters did not answer for " + unanswered() + " of " + samples.size() + " readings";
+        }
+
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%s, quota %s: urgent p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d not ok);"
-                            + " bulk %.0f/s; cpu %.2f cores; kernel throttled %d of %d periods",
-                    run.mode, quota(), urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, urgentNotOk, bulkPerSecond, cpuCores,
-                    throttled, periods);
+                            + " bulk %s; cpu %.2f cores; kernel throttled %d of %d periods%s",
+                    run.mode, quota(), urgentP50Ms, urgentP99Ms, urgentMaxMs, urgentAnswered, urgentNotOk,
+                    Double.isNaN(bulkPerSecond) ? "unknown" : String.format(Locale.ROOT, "%.0f/s", bulkPerSecond), cpuCores,
+                    throttled, periods, unanswered() == 0 ? "" : "; " + unansweredNote());
         }
     }
 
@@ -87,7 +108,7 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
             measured.await("Started OrderDeskApplication", START); // both servers up: the load may begin
             firstOrder(new Http(port));
             Http measuredMeters = new Http(port, measuredActuator);
-            cpuSeconds(measuredMeters); // the first read of Actuator loads its classes: not while the load is timed
+            MeterReadings.cpuSeconds(measuredMeters); // the first read of Actuator loads its classes: not while the load is timed
             int loadActuator = freePort();
             String window = (2 * every.toMillis()) + "ms";
             try (SampleProcess loader = SampleProcess.start(List.of("--sample.load.target=http://127.0.0.1:" + port,
@@ -98,7 +119,8 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 loader.await("warm-up done; bulk re-pricing .* started", START.plus(warmup));
                 long recordedUntil = System.nanoTime() + load.toNanos(); // when the load process ends its load
                 long[] before = cgroup == null ? new long[2] : cgroup.periodsAndThrottled();
-                Readings readings = new Readings(measuredMeters, new Http(-1, loadActuator), recordedUntil, every);
+                MeterReadings readings = new MeterReadings(measuredMeters, cpuClock(measured.pid(), measuredMeters),
+                        new Http(-1, loadActuator), recordedUntil, every);
                 System.out.println("side-by-side: " + mode + " loaded, quota " + (cgroup == null ? "none" : quotaCores + " cores")
                         + "; reading the meters every " + every.toMillis() + " ms");
                 ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
@@ -126,6 +148,19 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
     }
 
     /**
+     * The measured process's CPU time from {@code /proc} (it needs no answer from the instance, which
+     * may stop answering under load), or from its Actuator where there is no {@code /proc}. The pid is
+     * the JVM's: the cgroup's launcher execs it.
+     */
+    private static MeterReadings.CpuClock cpuClock(long pid, Http meters) throws IOException, InterruptedException {
+        if (!Files.isReadable(Path.of("/proc", Long.toString(pid), "stat"))) {
+            return () -> MeterReadings.cpuSeconds(meters);
+        }
+        ThreadCpu proc = ThreadCpu.ofThisMachine();
+        return () -> proc.processSeconds(pid);
+    }
+
+    /**
      * Places one order, retrying while requests time out: the first request of a JVM loads and
      * compiles the whole request path, which on a busy machine takes longer than the load's request
      * timeout. Then every mode starts its load with the path loaded.
@@ -146,161 +181,6 @@ record SideBySideRun(String mode, double quotaCores, Duration warmup, Duration l
                 }
             }
         }
-    }
-
-    /**
-     * The meters read every interval of the recorded load, on the pacer's one thread; {@link
-     * #samples()} and the totals are read after it terminated (its termination is the
-     * happens-before edge).
-     */
-    private static final class Readings {
-
-        private final Http measured;
-        private final Http loader;
-        private final long startNanos;
-        private final long endNanos;
-        private final long everyNanos;
-        private final double startCpu;
-        private final double startBulk;
-        private final List<Sample> samples = new ArrayList<>();
-        private long lastNanos;
-        private double lastCpu;
-        private double lastBulk;
-        private int skipped;
-        private int missed;
-        private RuntimeException lastMiss;
-        private Throwable failure;
-
-        /**
-         * Takes the first reading: the recorded load is counted from its end, which an overloaded
-         * instance may answer seconds after the load began; readings stop shortly before {@code
-         * recordedUntil} ({@link System#nanoTime}), when the load process ends the load.
-         */
-        Readings(Http measured, Http loader, long recordedUntil, Duration every) {
-            this.measured = measured;
-            this.loader = loader;
-            this.startCpu = lastCpu = cpuSeconds(measured);
-            this.startBulk = lastBulk = repriced(measured);
-            this.startNanos = lastNanos = System.nanoTime();
-            this.endNanos = recordedUntil;
-            this.everyNanos = every.toNanos();
-        }
-
-        void read() {
-            long now = System.nanoTime();
-            if (failure != null || now > endNanos - everyNanos / 4) {
-                skipped++;
-                return; // the recorded load is (about to be) over: the bulk run is cancelled, the load process exits
-            }
-            try {
-                // Both processes are asked at once: the load process answers at once and exits when
-                // its load ends, while the measured instance, overloaded, may take seconds; its
-                // answers date the sample.
-                CompletableFuture<double[]> urgent = CompletableFuture.supplyAsync(() -> urgentP50AndP99(loader));
-                double cpu = cpuSeconds(measured);
-                double bulk = repriced(measured);
-                long readAt = System.nanoTime(); // the rates run to when the instance answered, not to when the reading began
-                double[] p50AndP99 = urgent.join();
-                double seconds = (readAt - lastNanos) / 1e9;
-                samples.add(new Sample((readAt - startNanos) / 1e9, p50AndP99[0], p50AndP99[1], (bulk - lastBulk) / seconds,
-                        (cpu - lastCpu) / seconds));
-                lastNanos = readAt;
-                lastCpu = cpu;
-                lastBulk = bulk;
-            } catch (RuntimeException e) {
-                // A reading lost (a busy machine, a stale pooled connection): the next one covers the
-                // interval since the last good one.
-                missed++;
-                lastMiss = e;
-            } catch (Error e) {
-                failure = e; // a periodic task that throws is cancelled silently: keep it for rethrow()
-            }
-        }
-
-        /**
-         * The load process's urgent p50 and p99 over the recent window; unknown (NaN) when it no
-         * longer answers (its load ended while the reading waited for the measured instance).
-         */
-        private static double[] urgentP50AndP99(Http loader) {
-            try {
-                return new double[] {urgentMs(loader, "0.5"), urgentMs(loader, "0.99")};
-            } catch (UncheckedIOException loadEnded) {
-                return new double[] {Double.NaN, Double.NaN};
-            }
-        }
-
-        void rethrow() {
-            if (failure != null) {
-                throw new IllegalStateException("reading the meters failed: " + failure, failure);
-            }
-            if (samples.isEmpty()) {
-                throw new IllegalStateException("the load ended before the first reading of the meters (" + skipped
-                        + " readings came too late, " + missed + " failed: is the machine too busy for a reading every "
-                        + everyNanos / 1_000_000 + " ms?)", lastMiss);
-            }
-            if (missed > 0) {
-                System.out.println("side-by-side: " + missed + " of " + (missed + samples.size()) + " readings of the meters failed"
-                        + " and were left out; the last: " + lastMiss);
-            }
-        }
-
-        List<Sample> samples() {
-            return List.copyOf(samples);
-        }
-
-        double bulkPerSecond() {
-            return (lastBulk - startBulk) / ((lastNanos - startNanos) / 1e9);
-        }
-
-        double cpuCores() {
-            return (lastCpu - startCpu) / ((lastNanos - startNanos) / 1e9);
-        }
-    }
-
-    /** The measured process's CPU time so far, in seconds ({@code process.cpu.time}). */
-    private static double cpuSeconds(Http meters) {
-        JsonNode meter = meter(meters, "process.cpu.time");
-        return value(meter) / perSecond(meter);
-    }
-
-    /** Re-pricings completed so far. */
-    private static double repriced(Http meters) {
-        return value(meter(meters, "sample.pricing.repriced"));
-    }
-
-    /** An urgent latency percentile over the recent window, in ms; NaN while the window has no request. */
-    private static double urgentMs(Http meters, String phi) {
-        JsonNode meter = meter(meters, "sample.urgent.latency.percentile?tag=phi:" + phi);
-        double ms = value(meter) * 1000 / perSecond(meter);
-        return ms > 0 ? ms : Double.NaN;
-    }
-
-    private static JsonNode meter(Http meters, String nameAndQuery) {
-        HttpResponse<String> response = meters.get("/actuator/metrics/" + nameAndQuery);
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException("/actuator/metrics/" + nameAndQuery + " answered " + response.statusCode() + ": "
-                    + response.body());
-        }
-        return Http.json(response);
-    }
-
-    private static double value(JsonNode meter) {
-        JsonNode measurements = meter.get("measurements");
-        if (measurements == null || measurements.isEmpty()) {
-            throw new IllegalStateException(meter.get("name") + " has no measurement: " + meter);
-        }
-        return measurements.get(0).get("value").asDouble();
-    }
-
-    /** How many of the meter's base unit make a second. */
-    private static double perSecond(JsonNode meter) {
-        JsonNode unit = meter.get("baseUnit");
-        return switch (unit == null ? "" : unit.asString()) {
-            case "ns", "nanoseconds" -> 1e9;
-            case "ms", "milliseconds" -> 1e3;
-            case "s", "seconds" -> 1;
-            default -> throw new IllegalStateException(meter.get("name") + " has base unit " + unit + "; expected a time unit");
-        };
     }
 
     /** A port free on 127.0.0.1 now (the process started next binds it). */

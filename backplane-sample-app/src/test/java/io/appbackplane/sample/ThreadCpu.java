@@ -104,6 +104,11 @@ final class ThreadCpu {
         return new ThreadCpu(Path.of("/proc"), Integer.parseInt(out));
     }
 
+    /** Process {@code pid}'s CPU time so far (all its threads, those that ended included), in seconds. */
+    double processSeconds(long pid) throws IOException {
+        return ticks(Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"))) / (double) ticksPerSecond;
+    }
+
     /** Reads process {@code pid} and its live threads now; {@code nanos} is the reading's time. */
     Snapshot read(long pid, long nanos) throws IOException {
         Path dir = proc.resolve(Long.toString(pid));
