@@ -57,7 +57,7 @@ public final class AutoCpuLimit {
     static final double TOLERATED_THROTTLED = 0.03;
 
     /** How far each kernel period the cgroup was throttled in lowers the share. */
-    static final double BACK_OFF = 0.03;
+    static final double BACK_OFF = 0.05;
 
     /**
      * How far each kernel period without throttling raises the share: {@code BACK_OFF ×
