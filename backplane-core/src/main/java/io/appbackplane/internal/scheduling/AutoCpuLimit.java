@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * counters show since the last tick and, of those, the ones in which the kernel throttled it:
  * <pre>
  *   rest     = max(0, P − W) / w                       cores the rest of the process used
- *   estimate = estimate + (rest − estimate) / 4        its moving mean
+ *   estimate = estimate + (rest − estimate) × REST_GAIN its moving mean
  *   share    = share − BACK_OFF × t + RECOVERY × (n − t), within [LOWEST_SHARE, TARGET_SHARE]
  *   cores    = max(q × MIN_SHARE, q × share − estimate)
  *   budget   = cores × period
