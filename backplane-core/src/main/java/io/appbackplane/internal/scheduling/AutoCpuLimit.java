@@ -10,36 +10,38 @@ import java.util.function.Supplier;
 /**
  * Sets the budget of a backplane whose CPU limit is {@code auto}, once per real tick: the share of
  * the process's CPU quota it aims at, minus what the rest of the process uses, so that the process as
- * a whole stays under its quota and the kernel does not have to freeze it.
+ * a whole stays under its quota and the kernel seldom has to freeze it.
  *
  * <p>At each tick, with {@code q} the quota read now (cores), {@code w} the wall time since the
- * last tick, {@code P} the process's CPU time used in it and {@code W} what the backplane's workers
- * charged to the period that ends:
+ * last tick, {@code P} the process's CPU time used in it, {@code W} what the backplane's workers
+ * charged to the period that ends, and {@code n} and {@code t} the kernel periods the cgroup's
+ * counters show since the last tick and, of those, the ones in which the kernel throttled it:
  * <pre>
  *   rest     = max(0, P − W) / w                       cores the rest of the process used
- *   mean    += (rest − mean) / 4                       its moving mean
- *   dev     += (|rest − mean| − dev) / 4               and mean deviation
- *   estimate = max(rest, mean + DEVIATIONS × dev)
- *   share    = share − BACK_OFF  if the kernel throttled the cgroup since the last tick (≥ LOWEST_SHARE)
- *              share + RECOVERY  otherwise                                             (≤ TARGET_SHARE)
+ *   estimate = estimate + (rest − estimate) × REST_GAIN its moving mean
+ *   share    = share − BACK_OFF × t + RECOVERY × (n − t), within [LOWEST_SHARE, TARGET_SHARE]
  *   cores    = max(q × MIN_SHARE, q × share − estimate)
  *   budget   = cores × period
  * </pre>
- * The kernel counts every 100 ms; the rest of the process (the JIT compiler, garbage collection,
- * web threads) is bursty, and a burst above the estimate is what gets the process throttled. So,
- * as TCP sizes its retransmission timeout from a round-trip time's mean and deviation, the
- * estimate is the mean plus {@link #DEVIATIONS} mean deviations, never below the latest period's
- * use: a steady rest costs little margin, a bursty one gets room for its bursts.
  *
- * <p>An estimate made once per tick cannot see bursts shorter than a tick, nor the kernel's own
- * accounting (its periods are not aligned with the backplane's). What the kernel does is the ground
- * truth: where the cgroup's throttling counters can be read ({@code cpu.stat}), a tick that finds
- * the cgroup throttled since the last one lowers the share by {@link #BACK_OFF}, and each tick
- * without throttling raises it by {@link #RECOVERY} back towards {@link #TARGET_SHARE}
- * (additive-increase, fast-decrease, as TCP's congestion window): the share settles just under the
- * level at which the kernel starts throttling, and finds that level again when the rest of the
- * process changes. {@link #MIN_SHARE} keeps the backplane's less urgent work moving when the rest of
- * the process alone uses the quota (its most urgent priority is not held by this budget, {@link
+ * <p>Three guards keep the process under its quota, each against what it can see. The estimate
+ * leaves the rest of the process (the JIT compiler, garbage collection, web threads) what it uses
+ * on average; it is the mean, without a margin for the rest's bursts, because the rest is bursty
+ * per 100 ms kernel period and a margin sized for a burst that comes once in several periods
+ * would be paid in every period, leaving less urgent work nothing. The bursts are met by the other
+ * two. Between ticks, less urgent work waits while the whole process used {@code share × quota}
+ * or more over the last kernel period ({@link #processHasRoom(long)}), so the workers stop adding
+ * to a burst within a slice of seeing it. And the kernel's own counters ({@code cpu.stat}, where
+ * they can be read) say what the first two missed: a burst shorter than the sampling, and periods
+ * not aligned with the backplane's. Each period the kernel throttled lowers the share by {@link
+ * #BACK_OFF}, each period it did not raises it by {@link #RECOVERY}. The two are set so that the
+ * share holds where the kernel throttles {@link #TOLERATED_THROTTLED} of the periods, falls
+ * while it throttles more and rises, to {@link #TARGET_SHARE}, while it throttles fewer. Aiming at
+ * no throttling at all would not do: the rest's bursts alone (the JIT compiler running two
+ * compiler threads at once in a 1-core quota) get some periods throttled whatever the backplane
+ * does, and every such period would lower the share until less urgent work was left at its floor.
+ * {@link #MIN_SHARE} keeps the backplane's less urgent work moving when the rest of the process
+ * alone uses the quota (its most urgent priority is not held by this budget, {@link
  * CpuBudget#exemptsMostUrgent()}). Without a quota the budget is unlimited ({@link Long#MAX_VALUE}).
  *
  * <p>Confined to the thread that runs the backplane's real ticks (its timer thread, or the thread
@@ -48,20 +50,27 @@ import java.util.function.Supplier;
  */
 public final class AutoCpuLimit {
 
-    /** The share of the quota the process as a whole aims to use while the kernel does not throttle it. */
+    /** The share of the quota the process as a whole aims to use while the kernel throttles it seldom. */
     static final double TARGET_SHARE = 0.95;
 
-    /** How far a tick that finds the cgroup throttled lowers the share. */
-    static final double BACK_OFF = 0.1;
+    /** The share of the kernel's periods throttled at which the share holds (see the class comment). */
+    static final double TOLERATED_THROTTLED = 0.03;
 
-    /** How far a tick without throttling raises the share. */
-    static final double RECOVERY = 0.01;
+    /** How far each kernel period the cgroup was throttled in lowers the share. */
+    static final double BACK_OFF = 0.05;
+
+    /**
+     * How far each kernel period without throttling raises the share: {@code BACK_OFF ×
+     * TOLERATED_THROTTLED / (1 − TOLERATED_THROTTLED)}, so that with {@link #TOLERATED_THROTTLED}
+     * of the periods throttled the two cancel out.
+     */
+    static final double RECOVERY = BACK_OFF * TOLERATED_THROTTLED / (1 - TOLERATED_THROTTLED);
 
     /** The lowest the share goes, however often the kernel throttles. */
     static final double LOWEST_SHARE = 0.5;
 
-    /** Mean deviations of the rest's use added to its mean (see the class comment). */
-    static final double DEVIATIONS = 3;
+    /** The weight of the latest tick's use in the moving mean of the rest's. */
+    static final double REST_GAIN = 0.25;
 
     /** The smallest budget, as a share of the quota. */
     static final double MIN_SHARE = 0.05;
@@ -80,11 +89,8 @@ public final class AutoCpuLimit {
     private volatile long throttledTicks;
     private long lastTickAt;
     private long lastProcessCpu;
-    /** The moving mean and mean deviation of the rest's use, in cores; NaN before the first measured period. */
-    private double restMean = Double.NaN;
-    private double restDeviation;
-    /** Cores the rest of the process is taken to use: the estimate (see the class comment). */
-    private volatile double restCores;
+    /** Cores the rest of the process is taken to use: the moving mean of its use; NaN before the first measured period. */
+    private volatile double restCores = Double.NaN;
     private volatile CpuQuota quota;
 
     /**
@@ -125,14 +131,8 @@ public final class AutoCpuLimit {
         long wall = now - lastTickAt;
         if (processCpu >= 0 && lastProcessCpu >= 0 && wall > 0) {
             double rest = Math.max(0, processCpu - lastProcessCpu - workersNanos) / (double) wall;
-            if (Double.isNaN(restMean)) {
-                restMean = rest;
-            } else {
-                double error = rest - restMean;
-                restMean += error / 4;
-                restDeviation += (Math.abs(error) - restDeviation) / 4;
-            }
-            restCores = Math.max(rest, restMean + DEVIATIONS * restDeviation);
+            double mean = restCores;
+            restCores = Double.isNaN(mean) ? rest : mean + (rest - mean) * REST_GAIN;
         }
         lastTickAt = now;
         lastProcessCpu = processCpu;
@@ -140,7 +140,7 @@ public final class AutoCpuLimit {
         return budget(periodNanos);
     }
 
-    /** Lowers the share after the kernel throttled the cgroup, raises it back otherwise (see the class comment). */
+    /** Lowers the share for each period the kernel throttled the cgroup in, raises it for each other (see the class comment). */
     private void followThrottling() {
         CpuQuota q = quota;
         Throttling now = q == null ? null : throttlingOf.apply(q).orElse(null);
@@ -149,11 +149,11 @@ public final class AutoCpuLimit {
         if (now == null || last == null || now.periods() < last.periods()) {
             return; // unknown, just found, or another cgroup's counters (the process moved): no evidence either way
         }
-        if (now.throttled() > last.throttled()) {
-            share = Math.max(LOWEST_SHARE, share - BACK_OFF);
+        long throttled = Math.max(0, now.throttled() - last.throttled());
+        long clean = Math.max(0, now.periods() - last.periods() - throttled);
+        share = Math.max(LOWEST_SHARE, Math.min(TARGET_SHARE, share - BACK_OFF * throttled + RECOVERY * clean));
+        if (throttled > 0) {
             throttledTicks++;
-        } else {
-            share = Math.min(TARGET_SHARE, share + RECOVERY);
         }
     }
 
@@ -182,7 +182,8 @@ public final class AutoCpuLimit {
         if (q == null) {
             return Long.MAX_VALUE;
         }
-        double cores = Math.max(q.cores() * MIN_SHARE, q.cores() * share - restCores);
+        double rest = restCores;
+        double cores = Math.max(q.cores() * MIN_SHARE, q.cores() * share - (Double.isNaN(rest) ? 0 : rest));
         return (long) Math.min(Long.MAX_VALUE, cores * periodNanos);
     }
 
@@ -191,9 +192,10 @@ public final class AutoCpuLimit {
         return quota;
     }
 
-    /** The cores the rest of the process is taken to use. */
+    /** The cores the rest of the process is taken to use (0 before the first measured period). */
     public double restCores() {
-        return restCores;
+        double rest = restCores;
+        return Double.isNaN(rest) ? 0 : rest;
     }
 
     /** The share of the quota the process as a whole aims at now. */

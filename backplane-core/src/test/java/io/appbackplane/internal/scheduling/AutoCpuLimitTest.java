@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code auto} CPU limit ({@link AutoCpuLimit} driving a {@link CpuBudget}): the budget of each
- * period is the quota's share less what the rest of the process is estimated to use (its mean plus
- * three mean deviations, at least its last period's use), the quota re-read at every real tick;
- * the share of the quota aimed at lowered after a tick that finds the kernel throttled the cgroup.
+ * period is the quota's share less what the rest of the process is estimated to use (its moving
+ * mean), the quota re-read at every real tick; the share of the quota aimed at lowered for each
+ * kernel period the cgroup was throttled in and raised for each it was not, so that it holds where
+ * the kernel throttles 3 % of periods.
  * Time and CPU are given by hand, so every number is exact.
  */
 class AutoCpuLimitTest {
@@ -72,19 +73,33 @@ class AutoCpuLimitTest {
     }
 
     @Test
-    void aBurstyRestGetsRoomForItsBursts_andABurstCountsAtOnce() {
+    void aBurstyRestAveragingAQuarterOfTheQuota_leavesTheWorkersHalfACoreOrMore() {
         followAt(0);
-        period(SECOND, 0, 400 * MS);
+        double least = Double.MAX_VALUE;
+        for (int s = 1; s <= 39; s++) {
+            // three quiet seconds at 0.05 cores, then one at 0.85 (the JIT compiler, a wave of requests): 0.25 on average
+            period(s * SECOND, 0, s % 4 == 0 ? 850 * MS : 50 * MS);
+            if (s > 8) {
+                least = Math.min(least, budget.coresInForce());
+            }
+        }
+
+        assertThat(least).as("the budget never drops below half the quota for the rest's bursts").isGreaterThanOrEqualTo(0.5);
+        assertThat(budget.auto().restCores()).as("the rest's mean, right after three quiet seconds").isCloseTo(0.173, within(1e-3));
+    }
+
+    @Test
+    void aBurstOfTheRestRaisesTheEstimateByItsWeight_andItDecays() {
+        followAt(0);
+        period(SECOND, 0, 200 * MS);
+        assertThat(budget.auto().restCores()).isCloseTo(0.2, within(1e-9));
+
+        period(2 * SECOND, 0, SECOND); // a whole core for a second: the mean moves a quarter of the way
         assertThat(budget.auto().restCores()).isCloseTo(0.4, within(1e-9));
+        assertThat(budget.coresInForce()).isCloseTo(0.55, within(1e-9));
 
-        // A quiet period: mean 0.3, mean deviation 0.1, so the estimate is 0.3 + 3 × 0.1, not 0.
-        period(2 * SECOND, 0, 0);
-        assertThat(budget.auto().restCores()).isCloseTo(0.6, within(1e-9));
-
-        // A burst above the estimate: the deviation grows with it (mean 0.45 + 3 × 0.225).
-        period(3 * SECOND, 0, 900 * MS);
-        assertThat(budget.auto().restCores()).isCloseTo(1.125, within(1e-9));
-        assertThat(budget.coresInForce()).isCloseTo(AutoCpuLimit.MIN_SHARE, within(1e-9));
+        period(3 * SECOND, 0, 200 * MS);
+        assertThat(budget.auto().restCores()).isCloseTo(0.35, within(1e-9));
     }
 
     @Test
@@ -203,29 +218,63 @@ class AutoCpuLimitTest {
     }
 
     @Test
-    void aTickThatFindsTheCgroupThrottled_lowersTheShare_cleanTicksRaiseItBack() {
+    void eachPeriodTheKernelThrottled_lowersTheShare_eachPeriodItDidNot_raisesItBack() {
         throttling.set(Optional.of(new Throttling(100, 0)));
         followAt(0);
         period(SECOND, 0, 200 * MS);
         assertThat(budget.coresInForce()).as("no throttling: the full share").isCloseTo(0.95 - 0.2, within(1e-9));
 
-        throttling.set(Optional.of(new Throttling(110, 2)));
+        throttling.set(Optional.of(new Throttling(110, 3))); // 3 of the tick's 10 kernel periods throttled
         period(2 * SECOND, 0, 200 * MS);
-        assertThat(budget.auto().share()).isCloseTo(0.95 - AutoCpuLimit.BACK_OFF, within(1e-9));
-        assertThat(budget.coresInForce()).isCloseTo(0.85 - 0.2, within(1e-9));
+        double recovery = 0.05 * 0.03 / 0.97; // per clean period: the share holds where 3 % of periods are throttled
+        assertThat(budget.auto().share()).isCloseTo(0.95 - 3 * 0.05 + 7 * recovery, within(1e-9));
+        assertThat(budget.coresInForce()).as("the workers' budget cut by as much").isCloseTo(budget.auto().share() - 0.2, within(1e-9));
         assertThat(budget.auto().throttledTicks()).isEqualTo(1);
 
+        double cut = budget.auto().share();
         for (int s = 3; s <= 7; s++) {
-            throttling.set(Optional.of(new Throttling(100 + 10L * s, 2)));
+            throttling.set(Optional.of(new Throttling(100 + 10L * (s - 1), 3)));
             period(s * SECOND, 0, 200 * MS);
         }
-        assertThat(budget.auto().share()).isCloseTo(0.85 + 5 * AutoCpuLimit.RECOVERY, within(1e-9));
+        assertThat(budget.auto().share()).isCloseTo(cut + 50 * recovery, within(1e-9));
 
-        for (int s = 8; s <= 30; s++) {
-            throttling.set(Optional.of(new Throttling(100 + 10L * s, 2)));
+        for (int s = 8; s <= 300; s++) {
+            throttling.set(Optional.of(new Throttling(100 + 10L * (s - 1), 3)));
             period(s * SECOND, 0, 200 * MS);
         }
         assertThat(budget.auto().share()).as("never above the target").isCloseTo(AutoCpuLimit.TARGET_SHARE, within(1e-9));
+    }
+
+    @Test
+    void theShareHoldsWhereTheKernelThrottlesThreePercentOfPeriods_fallsAboveIt_risesBelowIt() {
+        throttling.set(Optional.of(new Throttling(0, 0)));
+        followAt(0);
+        long periods = 0;
+        long throttled = 5;
+        throttling.set(Optional.of(new Throttling(periods += 10, throttled)));
+        period(SECOND, 0, 250 * MS);
+        double start = budget.auto().share();
+        assertThat(start).isLessThan(0.85);
+
+        int s = 1;
+        for (int i = 0; i < 10; i++) { // 3 of each 100 periods: the share holds (the JIT compiler alone, say)
+            throttling.set(Optional.of(new Throttling(periods += 100, throttled += 3)));
+            period(++s * SECOND, 0, 250 * MS);
+        }
+        assertThat(budget.auto().share()).isCloseTo(start, within(1e-9));
+
+        for (int i = 0; i < 3; i++) { // 6 of each 100: it falls
+            throttling.set(Optional.of(new Throttling(periods += 100, throttled += 6)));
+            period(++s * SECOND, 0, 250 * MS);
+        }
+        assertThat(budget.auto().share()).isLessThan(start - 0.2);
+
+        for (int i = 0; i < 10; i++) { // 1 of each 100: it rises, to the target
+            throttling.set(Optional.of(new Throttling(periods += 100, throttled += 1)));
+            period(++s * SECOND, 0, 250 * MS);
+        }
+        assertThat(budget.auto().share()).isCloseTo(AutoCpuLimit.TARGET_SHARE, within(1e-9));
+        assertThat(budget.coresInForce()).as("rest 0.25: the workers get 0.7").isCloseTo(0.7, within(1e-9));
     }
 
     @Test
