@@ -36,6 +36,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * W4, memory per waiting conversation: {@value #DEFAULT_CONVERSATIONS} conversations (change with
@@ -81,7 +83,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * time of that whole round (starting, waiting for, measuring with forced GCs, and finishing every
  * conversation) and is not a result. JMH sums {@link AuxCounters.Type#EVENTS} counters over
  * iterations in its "score" of a secondary metric; the per-iteration values are in the JSON's
- * {@code rawData}, and the report takes their median and spread.
+ * {@code rawData}, and the report takes their median and spread. So that the summed score is not
+ * read as one round's (with {@code -i 2} it shows twice the bytes and threads of a round), the
+ * trial's end prints the median of its measured rounds.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -116,6 +120,10 @@ public class W4MemoryPerConversation {
     final AtomicInteger wrong = new AtomicInteger();
     /** Counted down by each handler: the resume ends when it reaches zero. */
     CountDownLatch allHandled;
+    /** Whether the current round is a measured one (not warm-up). */
+    boolean measuredRound;
+    /** Each measured round's results, for the trial's summary line. */
+    final List<double[]> measured = new ArrayList<>();
 
     /** The per-iteration results (secondary metrics). */
     @State(Scope.Thread)
@@ -139,7 +147,8 @@ public class W4MemoryPerConversation {
 
     /** Creates the keys, the reply futures and the peer, then measures the heap they leave. */
     @Setup(Level.Iteration)
-    public void startRound() throws InterruptedException {
+    public void startRound(IterationParams iteration) throws InterruptedException {
+        measuredRound = iteration.getType() == IterationType.MEASUREMENT;
         keys = new Object[CONVERSATIONS];
         replies = new ArrayList<>(CONVERSATIONS);
         for (int i = 0; i < CONVERSATIONS; i++) {
@@ -187,6 +196,27 @@ public class W4MemoryPerConversation {
         System.out.println(String.format(Locale.ROOT,
                 "%nW4 peer=%s: %.1f bytes per waiting conversation, %d threads added, resumed in %.1f ms",
                 peer, footprint.bytesPerConversation, threads - threadsAtStart, footprint.resumeMillis));
+        if (measuredRound) {
+            measured.add(new double[] {footprint.bytesPerConversation, footprint.threads, footprint.resumeMillis});
+        }
+    }
+
+    /** Prints the median of the measured rounds: JMH's own score line sums them. */
+    @TearDown(Level.Trial)
+    public void endTrial() {
+        if (measured.isEmpty()) {
+            return;
+        }
+        System.out.println(String.format(Locale.ROOT,
+                "%nW4 peer=%s, median of %d measured rounds: %.1f bytes per waiting conversation, %.0f threads added,"
+                        + " resumed in %.1f ms (JMH's score lines below are sums over the rounds)",
+                peer, measured.size(), median(0), median(1), median(2)));
+    }
+
+    private double median(int column) {
+        double[] values = measured.stream().mapToDouble(round -> round[column]).sorted().toArray();
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
 
     @TearDown(Level.Iteration)

@@ -48,8 +48,6 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
     private Request request;
     /** Guarded by the object's monitor, null once the wait ended. */
     private ReplyHandler<Object, ?> handler;
-    /** The tracer's token for the handler's action (null without one); set by the worker before this record is published. */
-    public Object trace;
 
     @SuppressWarnings("unchecked")
     private PendingReply(WorkObject object, Request request, ReplyHandler<?, ?> handler) {
@@ -58,9 +56,15 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
         this.handler = (ReplyHandler<Object, ?>) handler;
     }
 
-    /** The record of a wait, with or without a timeout. */
-    public static PendingReply create(WorkObject object, Request request, ReplyHandler<?, ?> handler, boolean timed) {
-        return timed ? new Timed(object, request, handler) : new PendingReply(object, request, handler);
+    /**
+     * The record of a wait, with or without a timeout. A tracer's token for the handler's action
+     * ({@code trace}, null without a tracer) travels with the handler, so that an untraced wait,
+     * the common case, pays no field for it.
+     */
+    public static PendingReply create(WorkObject object, Request request, ReplyHandler<?, ?> handler, boolean timed,
+            Object trace) {
+        ReplyHandler<?, ?> h = trace == null ? handler : new TracedHandler(handler, trace);
+        return timed ? new Timed(object, request, h) : new PendingReply(object, request, h);
     }
 
     /**
@@ -106,13 +110,13 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
     ActionNode end(Object value, Throwable failure, long now) {
         ReplyHandler<Object, ?> h = handler;
         Request r = request;
-        Object t = trace;
         clear();
-        ActionNode node = ActionNode.create(new ReplyAction(h, value, failure), r, now, t != null);
-        if (t != null) {
-            node.setTrace(t);
+        if (h instanceof TracedHandler traced) {
+            ActionNode node = ActionNode.create(new ReplyAction(traced.handler, value, failure), r, now, true);
+            node.setTrace(traced.trace);
+            return node;
         }
-        return node;
+        return ActionNode.create(new ReplyAction(h, value, failure), r, now, false);
     }
 
     /**
@@ -131,7 +135,6 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
     }
 
     private void clear() {
-        trace = null;
         request = null;
         handler = null;
         object = null; // volatile write, then Timed's read of its task: see Timed.startTimeout
@@ -177,6 +180,26 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
             return failure.getCause();
         }
         return failure;
+    }
+
+    /**
+     * A handler and the tracer's token for its action, for a wait made while a tracer is set;
+     * {@link #end} unwraps it, so it never runs.
+     */
+    private static final class TracedHandler implements ReplyHandler<Object, Object> {
+        final ReplyHandler<Object, ?> handler;
+        final Object trace;
+
+        @SuppressWarnings("unchecked")
+        TracedHandler(ReplyHandler<?, ?> handler, Object trace) {
+            this.handler = (ReplyHandler<Object, ?>) handler;
+            this.trace = trace;
+        }
+
+        @Override
+        public Object onReply(ActionContext context, Object value, Throwable failure) {
+            throw new IllegalStateException("a traced reply handler runs unwrapped");
+        }
     }
 
     /** The reply handler's action: runs the handler with the delivered reply. */

@@ -263,10 +263,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(stage, "reply must not be null");
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
-        this.reply = PendingReply.create(object, node.request, handler, timeout != null);
-        if (backplane.tracer() != null) {
-            reply.trace = ObservedActions.followUp(backplane.tracer(), object.component, node.priority());
-        }
+        Object trace = backplane.tracer() == null ? null
+                : ObservedActions.followUp(backplane.tracer(), object.component, node.priority());
+        this.reply = PendingReply.create(object, node.request, handler, timeout != null, trace);
         this.replyStage = stage;
         this.replyTimeout = timeout;
         return null;

@@ -385,7 +385,7 @@ public class WorkObjectLincheckTest {
                 }
                 if (action.awaitsReply) {
                     Tagged handler = new Tagged(false, true);
-                    PendingReply reply = PendingReply.create(object, node.request, handler, false);
+                    PendingReply reply = PendingReply.create(object, node.request, handler, false, null);
                     require(object.startWaiting(reply), "abandoned without a shutdown");
                     pending.set(new Awaited(object, reply, handler)); // listen(): a delivery may now race the rest of this turn
                 }
