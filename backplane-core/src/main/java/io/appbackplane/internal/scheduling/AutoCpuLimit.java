@@ -54,7 +54,7 @@ public final class AutoCpuLimit {
     static final double TARGET_SHARE = 0.95;
 
     /** The share of the kernel's periods throttled at which the share holds (see the class comment). */
-    static final double TOLERATED_THROTTLED = 0.03;
+    static final double TOLERATED_THROTTLED = 0.01;
 
     /** How far each kernel period the cgroup was throttled in lowers the share. */
     static final double BACK_OFF = 0.05;
