@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * period's mean, or more late actions than 1 % of the window, or of 500 if it holds fewer) the
  * limit falls at once, in proportion (at most by half); on a full window within it with room to
  * spare (at most 0.5 % late, the mean at most a quarter of the target) and binding it rises, by its square root far under the last limit that
- * proved too high (a fall right after a fall keeps it) and by one per full window near it, never above the configured operation limit; otherwise
+ * proved too high (up to 0.9 of it at most) (a fall right after a fall keeps it) and by one per full window near it, never above the configured operation limit; otherwise
  * it holds; rule 11 holds within the adapted limit.
  */
 class QueueWaitTargetRuleTest {
@@ -137,8 +137,9 @@ class QueueWaitTargetRuleTest {
             limits.add(app.operationLimit());
         }
         // Held while the window fills to 500 actions; then by the square root while under 90
-        // (0.9 × 100); then by one, each step after a full window (two periods of 250) at the last.
-        assertThat(limits).containsExactly(50, 57, 64, 72, 80, 88, 97, 97, 98, 98, 99, 99);
+        // (0.9 × 100), the last step cut to 90 rather than past it; then by one, each step after a
+        // full window (two periods of 250) at the last.
+        assertThat(limits).containsExactly(50, 57, 64, 72, 80, 88, 90, 90, 91, 91, 92, 92);
     }
 
     @Test
@@ -155,7 +156,7 @@ class QueueWaitTargetRuleTest {
         }
         // The climb rises by the square root up to 90 (0.9 × 100, the limit before the first fall),
         // not to 45 (0.9 × 50, the halved limit that the second fall would have remembered).
-        assertThat(limits).containsExactly(25, 30, 35, 40, 46, 52, 59, 66, 74, 82, 91);
+        assertThat(limits).containsExactly(25, 30, 35, 40, 46, 52, 59, 66, 74, 82, 90);
     }
 
     /** A component with a 20 ms target whose limit fell from {@code operationLimit} to half: 10 actions waited 100 ms. */
@@ -217,15 +218,19 @@ class QueueWaitTargetRuleTest {
         toTheNextTick(Duration.ZERO);
         assertThat(app.operationLimit()).isEqualTo(35);
 
-        // Rejections each period under the target: up each tick by the square root to 59 (past
-        // 0.9 × 60), then by one once the window since that rise is full (10 ticks of these light
-        // periods), never past 60.
-        for (int round = 0; round < 20; round++) {
+        // Rejections each period under the target: up each tick by the square root to 54 (0.9 ×
+        // 60, where probing begins: the step from 52 stops there), then by one once the window
+        // since that rise is full (10 ticks of these light periods), never past 60.
+        List<Integer> limits = new ArrayList<>();
+        for (int round = 0; round < 70; round++) {
             fillAndRejectOne(app, 1);
             backplane.stepper().runUntilIdle();
             toTheNextTick(Duration.ZERO);
+            limits.add(app.operationLimit());
         }
-        assertThat(app.operationLimit()).isEqualTo(60);
+        assertThat(limits.subList(0, 5)).containsExactly(40, 46, 52, 54, 54);
+        assertThat(limits.get(limits.size() - 1)).isEqualTo(60);
+        assertThat(limits).allMatch(limit -> limit <= 60);
     }
 
     @Test

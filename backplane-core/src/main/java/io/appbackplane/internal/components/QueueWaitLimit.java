@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   g < 1                            L = max(1, floor(L × max(MIN_GRADIENT, g))), and C = the old L
  *                                    unless the last tick fell too
  *   the window full, m ≤ ROOM_SHARE × n, w ≤ ROOM_MEAN × T, and the limit binds:
- *       C = 0 or L < PROBE_FROM × C  L = min(ceiling, L + max(1, floor(sqrt(L))))
+ *       C = 0                        L = min(ceiling, L + max(1, floor(sqrt(L))))
+ *       L < PROBE_FROM × C           L = min(ceiling, L + max(1, floor(sqrt(L))), max(L + 1, floor(PROBE_FROM × C)))
  *       otherwise (probing), if the window since the last rise is full too
  *                                    L = min(ceiling, L + 1)
  *   otherwise (or nothing ran)       L unchanged
@@ -57,7 +58,8 @@ import java.util.concurrent.atomic.LongAdder;
  * waits that spread like an exponential distribution have a 99th percentile 4.6 times their mean.)
  * After a fall the window refills before
  * the next rise. Far under the last limit that proved too high it rises by its square root
- * (Gradient2's queue allowance); near or past it, it probes by one, once per full window of its
+ * (Gradient2's queue allowance), but no further than where probing begins, so that a square-root
+ * step never lands on or past the wall itself; near or past it, it probes by one, once per full window of its
  * own, so that each step is judged before the next (as TCP CUBIC slows near the window that last
  * lost). The wall is sharp: the tail stays clean up to a limit and breaks there in one period, and
  * a break costs far more late actions than a limit a little low costs throughput (the workers stay
@@ -189,7 +191,9 @@ public final class QueueWaitLimit {
             decision = "fall";
         } else if (window.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
             if (tooHigh == 0 || current < PROBE_FROM * tooHigh) { // no wall found yet, or far under it
-                next = (int) Math.min(ceiling, (long) current + Math.max(1, (long) Math.sqrt(current)));
+                long step = Math.max(1, (long) Math.sqrt(current));
+                long rise = tooHigh == 0 ? current + step : Math.min(current + step, Math.max(current + 1, probeFrom()));
+                next = (int) Math.min(ceiling, rise);
                 decision = "rise";
             } else if (window(window.priority(), t, Math.max(lastFall, lastRise)).full()) {
                 next = Math.min(ceiling, current + 1);
@@ -211,6 +215,11 @@ public final class QueueWaitLimit {
                     window == null ? "nothing ran" : window));
         }
         return next;
+    }
+
+    /** The lowest limit that probes: {@link #PROBE_FROM} of the last limit that proved too high, rounded down. */
+    private long probeFrom() {
+        return (long) Math.floor(PROBE_FROM * tooHigh);
     }
 
     private static int slot(long tick) {
