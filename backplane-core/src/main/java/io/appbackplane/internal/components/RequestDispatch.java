@@ -86,10 +86,8 @@ final class RequestDispatch {
         WorkObject object;
         WorkObject.Enqueued offered;
         try {
-            node = ActionNode.create(action, request, backplane.clock().nanoTime(), tracer != null);
-            if (tracer != null) {
-                node.setTrace(ObservedActions.queued(tracer, component, priority));
-            }
+            long enqueuedAt = backplane.clock().nanoTime();
+            node = ActionNode.create(action, request, enqueuedAt, tracer == null ? null : ObservedActions.queued(tracer, component, priority));
             while (true) {
                 object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
                 offered = object.enqueue(node);

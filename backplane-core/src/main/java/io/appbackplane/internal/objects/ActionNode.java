@@ -8,8 +8,8 @@ import io.appbackplane.Action;
  *
  * <p>A node is allocated for every submit, so it holds only what every action needs: its priority
  * is its request's (a submit's first action, its reply handlers and continuations all run at the
- * request's priority), and the tracer's token is in a {@link TracedActionNode}, made only on a
- * backplane with an {@link io.appbackplane.ActionTracer}. Four fields keep an untraced node at 32
+ * request's priority), and the tracer's token is in a {@link TracedActionNode}, made only for an
+ * action an {@link io.appbackplane.ActionTracer} gave a token. Four fields keep an untraced node at 32
  * bytes with compressed references ({@code SubmitAllocationTest}).
  */
 public sealed class ActionNode permits TracedActionNode {
@@ -29,11 +29,16 @@ public sealed class ActionNode permits TracedActionNode {
     }
 
     /**
-     * A node for {@code action}; {@code traced} (the backplane has an ActionTracer) makes one that
-     * can hold the tracer's queue token ({@link #setTrace}).
+     * A node for {@code action}, holding the tracer's queue token {@code trace} (null without a
+     * tracer, or when the tracer gave none: then the node is an untraced one).
      */
-    public static ActionNode create(Action<?> action, Request request, long enqueuedAt, boolean traced) {
-        return traced ? new TracedActionNode(action, request, enqueuedAt) : new ActionNode(action, request, enqueuedAt);
+    public static ActionNode create(Action<?> action, Request request, long enqueuedAt, Object trace) {
+        if (trace == null) {
+            return new ActionNode(action, request, enqueuedAt);
+        }
+        TracedActionNode node = new TracedActionNode(action, request, enqueuedAt);
+        node.setTrace(trace);
+        return node;
     }
 
     /** The priority the action runs at: its request's. The object is ready at the most urgent of its nodes'. */
@@ -47,7 +52,7 @@ public sealed class ActionNode permits TracedActionNode {
     }
 
     /**
-     * Sets the tracer's queue token: before the node is queued, then (to null, once the tracer was
+     * Sets the tracer's queue token: when the node is made, then (to null, once the tracer was
      * told the action was dropped) by whoever removed it from its queue.
      *
      * @throws IllegalStateException for a non-null token on a node made untraced

@@ -111,12 +111,9 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
         ReplyHandler<Object, ?> h = handler;
         Request r = request;
         clear();
-        if (h instanceof TracedHandler traced) {
-            ActionNode node = ActionNode.create(new ReplyAction(traced.handler, value, failure), r, now, true);
-            node.setTrace(traced.trace);
-            return node;
-        }
-        return ActionNode.create(new ReplyAction(h, value, failure), r, now, false);
+        TracedHandler traced = h instanceof TracedHandler t ? t : null;
+        return ActionNode.create(new ReplyAction(traced == null ? h : traced.handler, value, failure), r, now,
+                traced == null ? null : traced.trace);
     }
 
     /**

@@ -2,10 +2,10 @@ package io.appbackplane.internal.objects;
 
 import io.appbackplane.Action;
 
-/** An {@link ActionNode} on a backplane with an {@link io.appbackplane.ActionTracer}: it also holds the tracer's queue token. */
+/** An {@link ActionNode} for an action an {@link io.appbackplane.ActionTracer} gave a token: it also holds that token. */
 final class TracedActionNode extends ActionNode {
 
-    /** The tracer's token (null if the tracer gave none); written as {@link ActionNode#setTrace} says. */
+    /** The tracer's token; set when the node is made, cleared as {@link ActionNode#setTrace} says. */
     private Object trace;
 
     TracedActionNode(Action<?> action, Request request, long enqueuedAt) {

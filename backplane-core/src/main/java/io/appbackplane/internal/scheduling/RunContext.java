@@ -282,10 +282,9 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         check();
         Objects.requireNonNull(next, "continuation must not be null");
         checkNothingPending("yield");
-        this.continuation = ActionNode.create(next, node.request, backplane.clock().nanoTime(), backplane.tracer() != null);
-        if (backplane.tracer() != null) {
-            continuation.setTrace(ObservedActions.followUp(backplane.tracer(), object.component, node.priority()));
-        }
+        long enqueuedAt = backplane.clock().nanoTime();
+        this.continuation = ActionNode.create(next, node.request, enqueuedAt,
+                backplane.tracer() == null ? null : ObservedActions.followUp(backplane.tracer(), object.component, node.priority()));
         return null;
     }
 

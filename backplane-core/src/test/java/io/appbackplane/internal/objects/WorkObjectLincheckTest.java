@@ -315,7 +315,7 @@ public class WorkObjectLincheckTest {
 
         private void offer(int priority, boolean awaitsReply) {
             Tagged action = new Tagged(awaitsReply, false);
-            ActionNode node = ActionNode.create(action, new Request(component, KEY, priority, null, null, null, false), 0L, false);
+            ActionNode node = ActionNode.create(action, new Request(component, KEY, priority, null, null, null, false), 0L, null);
             while (true) {
                 WorkObject object = lookUp();
                 WorkObject.Enqueued offered;

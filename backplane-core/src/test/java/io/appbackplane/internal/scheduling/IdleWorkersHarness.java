@@ -37,7 +37,7 @@ final class IdleWorkersHarness {
     ReadyEntry readyEntry(int key, int priority) {
         WorkObject object = new WorkObject(component, key);
         ActionNode node = ActionNode.create(WorkerParkingLincheckTest.NeverRun.INSTANCE,
-                new Request(component, key, priority, null, null, null, false), 0L, false);
+                new Request(component, key, priority, null, null, null, false), 0L, null);
         if (!(object.enqueue(node) instanceof ReadyEntry entry) || entry.object != object) {
             throw new AssertionError("a fresh object did not become READY");
         }

@@ -94,7 +94,7 @@ public class ReadyQueuesLincheckTest {
         public void submit(@Param(gen = IntGen.class, conf = "0:1") int key,
                 @Param(gen = IntGen.class, conf = "0:2") int priority) {
             Tagged action = new Tagged(key);
-            ActionNode node = ActionNode.create(action, new Request(component, key, priority, null, null, null, false), 0L, false);
+            ActionNode node = ActionNode.create(action, new Request(component, key, priority, null, null, null, false), 0L, null);
             while (true) {
                 WorkObject object = lookUp(key);
                 WorkObject.Enqueued offered;
