@@ -18,6 +18,10 @@ import java.util.Locale;
  * objects (rule 12 of docs/scheduling.md; {@code ObjectPool.execute}, no future), one pool per priority: an object runs its actions in FIFO order, so a
  * user who wants urgent unkeyed work to overtake bulk work gives it its own objects, exactly as
  * the {@code two-pools} peer gives it its own threads.
+ *
+ * <p>{@code -Dbench.actionsPerTurn=N} on the {@code java} command line (the forks inherit it) sets
+ * the policy's actions per turn (rule 7; default 1), to see what the round robin between objects
+ * costs; results with it are not the shipped configuration.
  */
 final class AppBackplanePeer implements KeyedExecutor {
 
@@ -29,6 +33,10 @@ final class AppBackplanePeer implements KeyedExecutor {
 
     AppBackplanePeer(int workers, boolean cpuLimited) {
         BackplanePolicy.Builder builder = BackplanePolicy.builder().threads(workers);
+        Integer actionsPerTurn = Integer.getInteger("bench.actionsPerTurn");
+        if (actionsPerTurn != null) {
+            builder.actionsPerTurn(actionsPerTurn);
+        }
         if (cpuLimited) {
             builder.cpuLimit(CpuLimit.ofCores(workers));
         }
