@@ -191,8 +191,10 @@ public final class QueueWaitLimit {
             decision = "fall";
         } else if (window.hasRoom(targetNanos) && (rejected || outstanding >= current * BINDING_SHARE)) {
             if (tooHigh == 0 || current < PROBE_FROM * tooHigh) { // no wall found yet, or far under it
-                long step = Math.max(1, (long) Math.sqrt(current));
-                long rise = tooHigh == 0 ? current + step : Math.min(current + step, Math.max(current + 1, probeFrom()));
+                long rise = current + Math.max(1, (long) Math.sqrt(current));
+                if (tooHigh > 0) {
+                    rise = Math.min(rise, Math.max(current + 1, probeFrom())); // stops where probing begins, short of the wall
+                }
                 next = (int) Math.min(ceiling, rise);
                 decision = "rise";
             } else if (window(window.priority(), t, Math.max(lastFall, lastRise)).full()) {

@@ -111,9 +111,10 @@ public sealed class PendingReply implements BiConsumer<Object, Throwable> permit
         ReplyHandler<Object, ?> h = handler;
         Request r = request;
         clear();
-        TracedHandler traced = h instanceof TracedHandler t ? t : null;
-        return ActionNode.create(new ReplyAction(traced == null ? h : traced.handler, value, failure), r, now,
-                traced == null ? null : traced.trace);
+        if (h instanceof TracedHandler traced) {
+            return ActionNode.create(new ReplyAction(traced.handler, value, failure), r, now, traced.trace);
+        }
+        return ActionNode.create(new ReplyAction(h, value, failure), r, now, null);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.appbackplane.internal.scheduling;
 
 import io.appbackplane.Action;
 import io.appbackplane.ActionContext;
+import io.appbackplane.ActionTracer;
 import io.appbackplane.Backplane;
 import io.appbackplane.BackplaneClock;
 import io.appbackplane.BackplaneComponent;
@@ -263,9 +264,7 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(stage, "reply must not be null");
         Objects.requireNonNull(handler, "handler must not be null");
         checkNothingPending("wait for a reply");
-        Object trace = backplane.tracer() == null ? null
-                : ObservedActions.followUp(backplane.tracer(), object.component, node.priority());
-        this.reply = PendingReply.create(object, node.request, handler, timeout != null, trace);
+        this.reply = PendingReply.create(object, node.request, handler, timeout != null, followUpTrace());
         this.replyStage = stage;
         this.replyTimeout = timeout;
         return null;
@@ -283,9 +282,14 @@ final class RunContext extends WorkerLocalPadding implements ActionContext, Turn
         Objects.requireNonNull(next, "continuation must not be null");
         checkNothingPending("yield");
         long enqueuedAt = backplane.clock().nanoTime();
-        this.continuation = ActionNode.create(next, node.request, enqueuedAt,
-                backplane.tracer() == null ? null : ObservedActions.followUp(backplane.tracer(), object.component, node.priority()));
+        this.continuation = ActionNode.create(next, node.request, enqueuedAt, followUpTrace());
         return null;
+    }
+
+    /** The tracer's token for a follow-up (a reply handler or continuation) of the running action; null without a tracer. */
+    private Object followUpTrace() {
+        ActionTracer tracer = backplane.tracer();
+        return tracer == null ? null : ObservedActions.followUp(tracer, object.component, node.priority());
     }
 
     private void checkNothingPending(String what) {
