@@ -7,7 +7,6 @@ import io.appbackplane.BackplanePolicy;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.ObjectPool;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +27,10 @@ import java.util.concurrent.TimeUnit;
  * the threaded property test). Run it after {@code ./mvnw -pl backplane-benchmarks -am package
  * -DskipTests} with {@code java -cp backplane-benchmarks/target/benchmarks.jar
  * io.appbackplane.benchmarks.IdleCpu} (optionally naming scenarios: {@code fresh load rise cancel
- * timeout}). One line per scenario: process CPU in cores over the idle window, and the idle workers.
+ * timeout}). One line per scenario: process CPU in cores over the idle window, the backplane's worker
+ * threads' share of it, the time the JIT compiler spent compiling in it (a load leaves the compiler
+ * busy for a while, more so on a slow machine: CPU of the process, not of the backplane), and the
+ * idle workers.
  */
 public final class IdleCpu {
 
@@ -61,17 +63,21 @@ public final class IdleCpu {
                 default -> { } // fresh: nothing
             }
             Thread.sleep(200); // let the workers settle (or not): a bounded spin before parking is allowed
-            com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-            long cpu0 = os.getProcessCpuTime();
+            String name = "idle-" + scenario;
+            long cpu0 = CpuTimes.process();
+            long workers0 = CpuTimes.workerThreads(name);
+            long jit0 = CpuTimes.jitMillis();
             long wall0 = System.nanoTime();
             Thread.sleep(IDLE_WINDOW.toMillis());
             long wall = System.nanoTime() - wall0;
-            double cores = (double) (os.getProcessCpuTime() - cpu0) / wall;
+            double cores = (double) (CpuTimes.process() - cpu0) / wall;
+            double workerCores = (double) (CpuTimes.workerThreads(name) - workers0) / wall;
+            long jitMillis = jit0 < 0 ? -1 : CpuTimes.jitMillis() - jit0;
             BackplaneStatistics stats = backplane.statistics();
-            System.out.printf(Locale.ROOT, "%-8s process CPU over %.1f s idle = %.3f cores; idle workers %d of %d; actions run %d%n",
-                    scenario, wall / 1e9, cores, stats.idleThreads(), stats.threads(),
-                    app.statistics().counts().actionsRun());
+            System.out.printf(Locale.ROOT, "%-8s process CPU over %.1f s idle = %.3f cores (worker threads %.3f; JIT compiling %s);"
+                    + " idle workers %d of %d; actions run %d%n",
+                    scenario, wall / 1e9, cores, workerCores, jitMillis < 0 ? "not reported" : jitMillis + " ms",
+                    stats.idleThreads(), stats.threads(), app.statistics().counts().actionsRun());
         }
     }
 

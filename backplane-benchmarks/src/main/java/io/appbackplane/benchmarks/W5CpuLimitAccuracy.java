@@ -7,9 +7,6 @@ import io.appbackplane.BackplanePolicy;
 import io.appbackplane.ComponentSpec;
 import io.appbackplane.CpuLimit;
 import io.appbackplane.ObjectPool;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -112,10 +109,10 @@ public class W5CpuLimitAccuracy {
 
         @TearDown(Level.Iteration)
         public void measure(W5CpuLimitAccuracy benchmark, IterationParams iteration) {
-            long cpu = processCpuTime() - benchmark.iterationCpu;
+            long cpu = CpuTimes.process() - benchmark.iterationCpu;
             long wall = System.nanoTime() - benchmark.iterationWall;
             coresUsed = (double) cpu / wall;
-            workerCores = (double) (workerCpuTime() - benchmark.iterationWorkerCpu) / wall;
+            workerCores = (double) (CpuTimes.workerThreads("w5") - benchmark.iterationWorkerCpu) / wall;
             percentOfLimit = coresUsed / benchmark.cores * 100;
             longestPauseMs = benchmark.longestGap.get() / 1e6;
             System.out.println(String.format(Locale.ROOT,
@@ -142,8 +139,8 @@ public class W5CpuLimitAccuracy {
         lastStart.set(0);
         longestGap.set(0);
         iterationWall = System.nanoTime();
-        iterationCpu = processCpuTime();
-        iterationWorkerCpu = workerCpuTime();
+        iterationCpu = CpuTimes.process();
+        iterationWorkerCpu = CpuTimes.workerThreads("w5");
     }
 
     @TearDown(Level.Trial)
@@ -166,30 +163,6 @@ public class W5CpuLimitAccuracy {
                 longestGap.accumulateAndGet(gap, Math::max);
             }
         }
-    }
-
-    /** CPU time of this backplane's worker threads (found by name), for comparison with the process's. */
-    static long workerCpuTime() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long sum = 0;
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith("backplane-w5-worker-")) {
-                long cpu = threads.getThreadCpuTime(info.getThreadId());
-                sum += Math.max(0, cpu);
-            }
-        }
-        return sum;
-    }
-
-    static long processCpuTime() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            long cpu = os.getProcessCpuTime();
-            if (cpu >= 0) {
-                return cpu;
-            }
-        }
-        throw new UnsupportedOperationException("this JVM does not report the process CPU time "
-                + "(com.sun.management.OperatingSystemMXBean.getProcessCpuTime()); W5 cannot run");
     }
 
     /** The producer's window and its (reused, stateless) action. */
