@@ -53,7 +53,8 @@ public final class IdleCpu {
 
     private static void measure(String scenario) throws Exception {
         BackplanePolicy policy = BackplanePolicy.builder().threads(2).build();
-        try (Backplane backplane = Backplane.builder("idle-" + scenario).policy(policy).build()) {
+        String name = "idle-" + scenario; // the backplane's name, which its worker threads' names carry
+        try (Backplane backplane = Backplane.builder(name).policy(policy).build()) {
             BackplaneComponent app = backplane.install(ComponentSpec.named("app"));
             switch (scenario) {
                 case "load" -> load(app);
@@ -63,7 +64,6 @@ public final class IdleCpu {
                 default -> { } // fresh: nothing
             }
             Thread.sleep(200); // let the workers settle (or not): a bounded spin before parking is allowed
-            String name = "idle-" + scenario;
             long cpu0 = CpuTimes.process();
             long workers0 = CpuTimes.workerThreads(name);
             long jit0 = CpuTimes.jitMillis();
