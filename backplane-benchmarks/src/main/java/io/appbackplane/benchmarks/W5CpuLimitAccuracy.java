@@ -72,6 +72,9 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 5, time = 5)
 public class W5CpuLimitAccuracy {
 
+    /** The measured backplane's name, which its worker threads' names carry ({@link CpuTimes#workerThreads}). */
+    static final String BACKPLANE = "w5";
+
     /** Tokens of one action: 20 × the {@code 5us} task, meant as 100 µs. */
     static final long ACTION_TOKENS = Long.getLong("bench.w5Tokens", 20 * Work.SLOW_TOKENS);
 
@@ -112,7 +115,7 @@ public class W5CpuLimitAccuracy {
             long cpu = CpuTimes.process() - benchmark.iterationCpu;
             long wall = System.nanoTime() - benchmark.iterationWall;
             coresUsed = (double) cpu / wall;
-            workerCores = (double) (CpuTimes.workerThreads("w5") - benchmark.iterationWorkerCpu) / wall;
+            workerCores = (double) (CpuTimes.workerThreads(BACKPLANE) - benchmark.iterationWorkerCpu) / wall;
             percentOfLimit = coresUsed / benchmark.cores * 100;
             longestPauseMs = benchmark.longestGap.get() / 1e6;
             System.out.println(String.format(Locale.ROOT,
@@ -129,7 +132,7 @@ public class W5CpuLimitAccuracy {
                 .threads(workers)
                 .cpuLimit(CpuLimit.ofCores(cores))
                 .build();
-        backplane = Backplane.builder("w5").policy(policy).build();
+        backplane = Backplane.builder(BACKPLANE).policy(policy).build();
         BackplaneComponent component = backplane.install(ComponentSpec.named("work"));
         pool = component.pool("work", 2 * workers);
     }
@@ -140,7 +143,7 @@ public class W5CpuLimitAccuracy {
         longestGap.set(0);
         iterationWall = System.nanoTime();
         iterationCpu = CpuTimes.process();
-        iterationWorkerCpu = CpuTimes.workerThreads("w5");
+        iterationWorkerCpu = CpuTimes.workerThreads(BACKPLANE);
     }
 
     @TearDown(Level.Trial)
