@@ -19,7 +19,7 @@ public sealed class ActionNode permits TracedActionNode {
     public final Request request;
     /** When the action was queued, on the backplane's clock (for queue-time statistics). */
     public final long enqueuedAt;
-    /** The next action of the object's queue; guarded by the object's monitor. */
+    /** The next action of the object's queue (a ring: the newest links to the oldest); guarded by the object's monitor. */
     ActionNode next;
 
     ActionNode(Action<?> action, Request request, long enqueuedAt) {

@@ -86,7 +86,7 @@ public final class KeyedObjects {
     public WorkObject objectFor(Object key) {
         WorkObject object = objects.get(key);
         if (object == null) {
-            WorkObject fresh = new WorkObject(component, key);
+            WorkObject fresh = WorkObject.create(component, key);
             object = objects.putIfAbsent(key, fresh);
             if (object == null) {
                 object = fresh;
@@ -125,9 +125,9 @@ public final class KeyedObjects {
                     "pool size " + size + " for pool '" + poolName + "' is invalid; allowed: 1.." + MAX_POOL_SIZE);
         }
         PooledObjects pool = pools.computeIfAbsent(poolName, n -> {
-            WorkObject[] members = new WorkObject[size];
+            PooledWorkObject[] members = new PooledWorkObject[size];
             for (int i = 0; i < size; i++) {
-                members[i] = pin(new PooledObjects.PoolKey(n, i));
+                members[i] = (PooledWorkObject) pin(new PooledObjects.PoolKey(n, i)); // a PoolKey makes a pool's object
             }
             return new PooledObjects(this, component, n, members);
         });

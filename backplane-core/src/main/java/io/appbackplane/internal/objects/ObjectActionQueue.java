@@ -9,14 +9,19 @@ import java.util.List;
  * O(1), so that the object can be scheduled at it (rule 7).
  *
  * <p>The queue half of {@link WorkObject}, split out as its superclass rather than a field so that
- * an object stays one 64-byte instance (docs/benchmarks.md, W4) and the per-action path takes no
+ * an object stays one 48-byte instance (docs/benchmarks.md, W4) and the per-action path takes no
  * extra hop. It has no lock of its own: every method but {@link #takePrefetched} is called under the
- * monitor of the object itself, held by its {@code WorkObject} caller. Invariants, whenever that
- * monitor is free ({@link #checkQueue}):
+ * monitor of the object itself, held by its {@code WorkObject} caller.
+ *
+ * <p>The FIFO is a ring of {@link ActionNode}s linked through {@code next}: {@code tail} is the
+ * newest and {@code tail.next} the oldest (the head), so one field holds both ends. The most urgent
+ * priority of the FIFO and how many of its actions have it share one int ({@code atMin}: the
+ * priority in the low {@value #PRIORITY_BITS} bits, the count above, saturating at {@link
+ * #MAX_COUNT}). Invariants, whenever that monitor is free ({@link #checkQueue}):
  * <ul>
- *   <li>{@code queued = length(head..tail)};
- *   <li>{@code minPriority = min(priority of head..tail)} and {@code countAtMin = number of them at
- *       minPriority} ({@link #NO_PRIORITY} and 0 when the FIFO is empty);
+ *   <li>{@code queued = length(ring)}; {@code tail == null ⇔ queued == 0};
+ *   <li>{@code minPriority() = min(priority of ring)} and {@code countAtMin() = min(MAX_COUNT,
+ *       number of them at minPriority)} ({@link #NO_PRIORITY} and 0 when the FIFO is empty);
  *   <li>{@code prefetched} is in neither the front nor the FIFO: it has started.
  * </ul>
  */
@@ -25,13 +30,24 @@ abstract class ObjectActionQueue {
     /** The priority of an empty queue: less urgent than any real one. */
     static final int NO_PRIORITY = Integer.MAX_VALUE;
 
-    private ActionNode head;
+    /** Bits of {@code atMin} that hold the priority: priorities are 0..63 (BackplanePolicy.MAX_PRIORITIES). */
+    private static final int PRIORITY_BITS = 7;
+    private static final int PRIORITY_MASK = (1 << PRIORITY_BITS) - 1;
+    /** {@code atMin}'s priority bits when the FIFO is empty. */
+    private static final int EMPTY_PRIORITY = PRIORITY_MASK;
+    /**
+     * The most the count at the most urgent priority holds. Past it the count saturates: removing
+     * an action at that priority then recounts the FIFO (a queue of more than 33 million actions at
+     * one priority on one object pays O(length) per removal instead of failing).
+     */
+    static final int MAX_COUNT = (1 << (Integer.SIZE - PRIORITY_BITS)) - 1;
+
     private ActionNode tail;
     private int queued;
-    /** A reply or continuation: runs before {@code head} (rules 8 and 14). */
+    /** The FIFO's most urgent priority and its count (see the class comment); {@code EMPTY_PRIORITY} and 0 when empty. */
+    private int atMin = EMPTY_PRIORITY;
+    /** A reply or continuation: runs before the FIFO's head (rules 8 and 14). */
     private ActionNode front;
-    private int minPriority = NO_PRIORITY;
-    private int countAtMin;
     /**
      * The action the worker holding the object runs next, taken off the queue ahead of time (by
      * {@link WorkObject#take} or a continuing {@link WorkObject#afterAction}) so that starting an
@@ -45,17 +61,18 @@ abstract class ObjectActionQueue {
     /** Appends a submitted action to the FIFO. */
     final void append(ActionNode node) {
         if (tail == null) {
-            head = node;
+            node.next = node;
         } else {
+            node.next = tail.next;
             tail.next = node;
         }
         tail = node;
         queued++;
-        if (node.priority() < minPriority) {
-            minPriority = node.priority();
-            countAtMin = 1;
-        } else if (node.priority() == minPriority) {
-            countAtMin++;
+        int min = minPriority();
+        if (node.priority() < min) {
+            atMin = pack(node.priority(), 1);
+        } else if (node.priority() == min && countAtMin() < MAX_COUNT) {
+            atMin += 1 << PRIORITY_BITS;
         }
     }
 
@@ -70,9 +87,8 @@ abstract class ObjectActionQueue {
         if (node != null) {
             front = null;
         } else {
-            node = head;
-            if (node != null) {
-                removeHead();
+            if (tail != null) {
+                node = removeHead();
             }
         }
         return node;
@@ -103,7 +119,7 @@ abstract class ObjectActionQueue {
 
     /** Whether an action waits in the front or the FIFO (a prefetched one has started). */
     final boolean hasQueuedWork() {
-        return front != null || head != null;
+        return front != null || tail != null;
     }
 
     /** Actions waiting in the front and the FIFO. */
@@ -113,16 +129,14 @@ abstract class ObjectActionQueue {
 
     /** The priority the object is scheduled at: its most urgent waiting action's. */
     final int effectivePriority() {
-        return front == null ? minPriority : Math.min(front.priority(), minPriority);
+        int min = minPriority();
+        return front == null ? min : Math.min(front.priority(), min);
     }
 
     /** Empties the FIFO, for cancellation; the front stays. Returns the removed actions in order. */
     final List<ActionNode> removeFifo() {
         List<ActionNode> removed = new ArrayList<>(queued);
-        for (ActionNode n = head; n != null; n = n.next) {
-            removed.add(n);
-        }
-        clearFifo();
+        drainFifo(removed, null);
         return removed;
     }
 
@@ -138,33 +152,67 @@ abstract class ObjectActionQueue {
             }
             front = null;
         }
-        for (ActionNode n = head; n != null; n = n.next) {
-            failed.add(n.request);
-            if (dropped != null) {
-                dropped.add(n);
+        drainFifo(dropped, failed);
+    }
+
+    /** Empties the FIFO in order, adding its actions to {@code actions} and their requests to {@code requests} (either may be null). */
+    private void drainFifo(List<ActionNode> actions, List<Request> requests) {
+        if (tail == null) {
+            return;
+        }
+        ActionNode n = tail.next;
+        tail.next = null; // the ring opened at its tail: the walk ends there
+        while (n != null) {
+            ActionNode next = n.next;
+            n.next = null;
+            if (requests != null) {
+                requests.add(n.request);
+            }
+            if (actions != null) {
+                actions.add(n);
+            }
+            n = next;
+        }
+        tail = null;
+        queued = 0;
+        atMin = EMPTY_PRIORITY;
+    }
+
+    /** Unlinks and returns the FIFO's head; the FIFO is not empty. */
+    private ActionNode removeHead() {
+        ActionNode node = tail.next;
+        if (node == tail) {
+            tail = null;
+        } else {
+            tail.next = node.next;
+        }
+        node.next = null;
+        queued--;
+        if (tail == null) {
+            atMin = EMPTY_PRIORITY;
+        } else if (node.priority() == minPriority()) {
+            int count = countAtMin();
+            if (count == MAX_COUNT || count == 1) {
+                rescanMinPriority(); // saturated: the true count is unknown; or the last at this priority left
+            } else {
+                atMin -= 1 << PRIORITY_BITS;
             }
         }
-        clearFifo();
+        return node;
     }
 
-    private void clearFifo() {
-        head = tail = null;
-        queued = 0;
-        minPriority = NO_PRIORITY;
-        countAtMin = 0;
+    /** The FIFO's most urgent priority, or {@link #NO_PRIORITY} when it is empty. */
+    final int minPriority() {
+        int p = atMin & PRIORITY_MASK;
+        return p == EMPTY_PRIORITY ? NO_PRIORITY : p;
     }
 
-    private void removeHead() {
-        ActionNode node = head;
-        head = node.next;
-        node.next = null;
-        if (head == null) {
-            tail = null;
-        }
-        queued--;
-        if (node.priority() == minPriority && --countAtMin == 0) {
-            rescanMinPriority();
-        }
+    private int countAtMin() {
+        return atMin >>> PRIORITY_BITS;
+    }
+
+    private static int pack(int priority, int count) {
+        return priority | (count << PRIORITY_BITS);
     }
 
     /**
@@ -174,16 +222,17 @@ abstract class ObjectActionQueue {
     private void rescanMinPriority() {
         int min = NO_PRIORITY;
         int count = 0;
-        for (ActionNode n = head; n != null; n = n.next) {
+        ActionNode n = tail;
+        do {
+            n = n.next;
             if (n.priority() < min) {
                 min = n.priority();
                 count = 1;
-            } else if (n.priority() == min) {
+            } else if (n.priority() == min && count < MAX_COUNT) {
                 count++;
             }
-        }
-        minPriority = min;
-        countAtMin = count;
+        } while (n != tail);
+        atMin = pack(min, count);
     }
 
     /** Checks the invariants above; for tests, under the monitor. */
@@ -191,17 +240,21 @@ abstract class ObjectActionQueue {
         int length = 0;
         int min = NO_PRIORITY;
         int count = 0;
-        for (ActionNode n = head; n != null; n = n.next) {
-            length++;
-            if (n.priority() < min) {
-                min = n.priority();
-                count = 1;
-            } else if (n.priority() == min) {
-                count++;
-            }
+        if (tail != null) {
+            ActionNode n = tail;
+            do {
+                n = n.next;
+                length++;
+                if (n.priority() < min) {
+                    min = n.priority();
+                    count = 1;
+                } else if (n.priority() == min) {
+                    count++;
+                }
+            } while (n != tail && length <= queued);
         }
         require(length == queued, "queued = " + queued + " but the queue holds " + length);
-        require(min == minPriority && count == countAtMin, "min/count stale");
+        require(min == minPriority() && Math.min(count, MAX_COUNT) == countAtMin(), "min/count stale");
     }
 
     static void require(boolean condition, String message) {

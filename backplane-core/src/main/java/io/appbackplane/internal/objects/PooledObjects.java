@@ -26,10 +26,10 @@ public final class PooledObjects implements ObjectPool {
     private final KeyedObjects table;
     private final ObjectOwner component;
     private final String name;
-    private final WorkObject[] objects;
+    private final PooledWorkObject[] objects;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    PooledObjects(KeyedObjects table, ObjectOwner component, String name, WorkObject[] objects) {
+    PooledObjects(KeyedObjects table, ObjectOwner component, String name, PooledWorkObject[] objects) {
         this.table = table;
         this.component = component;
         this.name = name;
@@ -68,7 +68,7 @@ public final class PooledObjects implements ObjectPool {
     public WorkObject leastLoaded() {
         WorkObject best = objects[0];
         int bestLoad = Integer.MAX_VALUE;
-        for (WorkObject object : objects) {
+        for (PooledWorkObject object : objects) {
             int load = object.loadHint(); // no monitors: the choice is advisory (rule 12)
             if (load == 0) {
                 return object; // idle: take it

@@ -1,8 +1,6 @@
 package io.appbackplane.internal.objects;
 
 import io.appbackplane.internal.base.SafeText;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,15 +33,23 @@ import java.util.List;
  * ({@link Enqueued}, {@link TurnEnd}). Invariants, whenever the monitor is free (besides the
  * queue's own):
  * <ul>
- *   <li>{@code state == READY ⇔ readyEntry != null}, and then {@code readyEntry.priority =
- *       effectivePriority()} or more urgent work has not arrived since;
- *   <li>{@code state == WAITING ⇒ awaiting != null && front == null};
- *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ no queued work, no front, awaiting == null};
+ *   <li>{@code state == READY ⇔ parked is the object's ReadyEntry}, and then {@code
+ *       readyEntry.priority = effectivePriority()} or more urgent work has not arrived since;
+ *   <li>{@code parked is a PendingReply ⇒ state ∈ {RUNNING, WAITING}} (the awaited reply);
+ *       {@code state == WAITING ⇒ it is, && front == null};
+ *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ no queued work, no front, parked == null};
  *   <li>{@code prefetched != null ⇒ state == RUNNING};
- *   <li>{@code loadHint == load()} (every method that changes the load calls {@code loadChanged}).
+ *   <li>a pool's object ({@link PooledWorkObject}) publishes {@code load()} after every change
+ *       (every method that changes the load calls {@code loadChanged}).
  * </ul>
+ *
+ * <h2>Memory</h2>
+ * A keyed object is one 48-byte instance with compressed references (a waiting conversation holds
+ * one, docs/benchmarks.md W4): its ready entry and its awaited reply share one field, since an
+ * object is never READY while it waits; only a pool's objects, which pools choose among by load,
+ * carry a published load ({@link PooledWorkObject}).
  */
-public final class WorkObject extends ObjectActionQueue {
+public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObject {
 
     /** No work, in no queue. */
     public static final int IDLE = 0;
@@ -66,35 +72,26 @@ public final class WorkObject extends ObjectActionQueue {
     public final ObjectOwner component;
     public final Object key;
 
-    private ReadyEntry readyEntry;
-    private PendingReply awaiting;
+    /**
+     * The object's current {@link ReadyEntry} while it is READY, the {@link PendingReply} it awaits
+     * from {@link #startWaiting} until the wait ends, else null: the two never coexist (a waiting
+     * object becomes READY only once its reply's delivery ended the wait).
+     */
+    private Object parked;
     /**
      * State, abandoned flag, the idle sweep's LISTED and SWEPT bits, and pins ({@link
-     * ObjectStateWord}). Read and written under the monitor only, like every field here but {@code
-     * loadHint}.
+     * ObjectStateWord}). Read and written under the monitor only, like every field here.
      */
     private int word;
-    /**
-     * {@link #load()} as of the last change, for pools choosing an object without taking N
-     * monitors (rule 12's choice is advisory: a moment-old value is as good). Written under the
-     * monitor with release semantics, read without it.
-     */
-    @SuppressWarnings("unused") // accessed through LOAD_HINT
-    private int loadHint;
-
-    private static final VarHandle LOAD_HINT;
-
-    static {
-        try {
-            LOAD_HINT = MethodHandles.lookup().findVarHandle(WorkObject.class, "loadHint", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     public WorkObject(ObjectOwner component, Object key) {
         this.component = component;
         this.key = key;
+    }
+
+    /** A new object for {@code key}: a pool's member carries its published load ({@link PooledWorkObject}). */
+    static WorkObject create(ObjectOwner component, Object key) {
+        return key instanceof PooledObjects.PoolKey ? new PooledWorkObject(component, key) : new WorkObject(component, key);
     }
 
     /**
@@ -118,7 +115,7 @@ public final class WorkObject extends ObjectActionQueue {
             case IDLE:
                 return becomeReady();
             case READY:
-                if (node.priority() < readyEntry.priority) {
+                if (node.priority() < ((ReadyEntry) parked).priority) {
                     // Rule 7: priority rises → leave the old queue (entry goes stale), join the new tail.
                     goStale();
                     return becomeReady();
@@ -138,11 +135,11 @@ public final class WorkObject extends ObjectActionQueue {
      * @return false if the entry is stale (the object moved queues or is no longer READY)
      */
     public synchronized boolean take(ReadyEntry entry) {
-        if (currentState() != READY || readyEntry != entry) {
+        if (currentState() != READY || parked != entry) {
             return false;
         }
         component.ready().decrementDepth(entry.priority);
-        readyEntry = null;
+        parked = null;
         setState(RUNNING);
         prefetch();
         loadChanged();
@@ -171,7 +168,7 @@ public final class WorkObject extends ObjectActionQueue {
         if (isAbandoned()) {
             return false;
         }
-        awaiting = reply;
+        parked = reply;
         return true;
     }
 
@@ -201,10 +198,10 @@ public final class WorkObject extends ObjectActionQueue {
      *     {@code reply.hasEnded()} then says which)
      */
     public synchronized ReadyEntry deliver(PendingReply reply, Object value, Throwable failure, long now) {
-        if (awaiting != reply) {
+        if (parked != reply) {
             return null; // already delivered, timed out, cancelled or abandoned: ignore
         }
-        awaiting = null;
+        parked = null;
         setFront(reply.end(value, failure, now));
         loadChanged();
         if (currentState() == WAITING) {
@@ -224,7 +221,7 @@ public final class WorkObject extends ObjectActionQueue {
      */
     public synchronized TurnEnd afterAction(TurnGate turn) {
         checkState(RUNNING);
-        if (awaiting != null) {
+        if (parked != null) { // RUNNING: only an awaited reply can be parked here
             setState(WAITING);
             component.waitingChanged(+1);
             return AfterAction.WAIT;
@@ -337,9 +334,9 @@ public final class WorkObject extends ObjectActionQueue {
         }
         List<Request> failed = new ArrayList<>();
         removeAll(failed, dropped);
-        if (awaiting != null) {
+        if (parked instanceof PendingReply awaiting) {
             failed.add(awaiting.abandon());
-            awaiting = null;
+            parked = null;
         }
         if (currentState() == READY) {
             goStale();
@@ -355,11 +352,6 @@ public final class WorkObject extends ObjectActionQueue {
     /** Queued, front, running and awaited actions: how busy the object is (for pools, rule 12). */
     synchronized int load() {
         return computeLoad();
-    }
-
-    /** {@link #load()} without the monitor: the value as of the last change (see {@code loadHint}). */
-    int loadHint() {
-        return (int) LOAD_HINT.getAcquire(this);
     }
 
     private int computeLoad() {
@@ -384,9 +376,14 @@ public final class WorkObject extends ObjectActionQueue {
         return ObjectStateWord.isAbandoned(word);
     }
 
-    /** Publishes the load after a change; called under the monitor by every method that changes it. */
+    /**
+     * Called under the monitor by every method that changes the load: a pool's object publishes it
+     * (a keyed object's load is read only under its monitor, so it has nothing to publish).
+     */
     private void loadChanged() {
-        LOAD_HINT.setRelease(this, computeLoad());
+        if (this instanceof PooledWorkObject pooled) {
+            pooled.publishLoad(computeLoad());
+        }
     }
 
     public synchronized int state() {
@@ -404,8 +401,8 @@ public final class WorkObject extends ObjectActionQueue {
      * reachable. Under the monitor; the purge is lock-free and never blocks.
      */
     private void goStale() {
-        ReadyEntry stale = readyEntry;
-        readyEntry = null;
+        ReadyEntry stale = (ReadyEntry) parked;
+        parked = null;
         component.ready().decrementDepth(stale.priority);
         stale.kill();
         component.ready().purgeDeadHead(stale.priority);
@@ -413,10 +410,11 @@ public final class WorkObject extends ObjectActionQueue {
 
     private ReadyEntry becomeReady() {
         int p = effectivePriority();
-        readyEntry = new ReadyEntry(this, p);
+        ReadyEntry entry = new ReadyEntry(this, p);
+        parked = entry;
         setState(READY);
         component.ready().incrementDepth(p);
-        return readyEntry;
+        return entry;
     }
 
     private void checkState(int expected) {
@@ -428,9 +426,11 @@ public final class WorkObject extends ObjectActionQueue {
     /** Checks the monitor-guarded invariants; for tests. */
     public synchronized void checkInvariants() {
         checkQueue();
-        require((currentState() == READY) == (readyEntry != null), "readyEntry iff READY");
-        require(currentState() != WAITING || (awaiting != null && !hasFront()), "WAITING needs an awaited reply");
-        require(currentState() != IDLE && currentState() != RELEASED || (!hasQueuedWork() && awaiting == null),
+        require((currentState() == READY) == (parked instanceof ReadyEntry), "readyEntry iff READY");
+        require(!(parked instanceof PendingReply) || currentState() == RUNNING || currentState() == WAITING,
+                "an awaited reply outside RUNNING and WAITING");
+        require(currentState() != WAITING || (parked instanceof PendingReply && !hasFront()), "WAITING needs an awaited reply");
+        require(currentState() != IDLE && currentState() != RELEASED || (!hasQueuedWork() && parked == null),
                 "an idle object holds work");
         require(!hasPrefetched() || currentState() == RUNNING, "a prefetched action outside RUNNING");
         require(!ObjectStateWord.isSwept(word) || (currentState() == IDLE && pins() == 0),

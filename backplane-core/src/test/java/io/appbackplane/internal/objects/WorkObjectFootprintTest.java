@@ -1,0 +1,96 @@
+package io.appbackplane.internal.objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key a component has seen recently and every waiting conversation holds one {@link
+ * WorkObject}, so its size is paid per key: a keyed object is six references (component, key, the
+ * ready entry or awaited reply, the FIFO's tail, the front, the prefetched action) and three ints
+ * (state word, queue length, most urgent priority with its count). A pool's object adds its
+ * published load, one int. Sizes are compared with objects of exactly those fields allocated the
+ * same way, so the test holds under any object layout (compressed references or not, any header
+ * size); allocated bytes come from the thread's own allocation counter, which is exact.
+ */
+class WorkObjectFootprintTest {
+
+    private static final int OBJECTS = 20_000;
+
+    @BeforeAll
+    static void allocationCounterIsThere() {
+        assertThat(counter().isThreadAllocatedMemorySupported())
+                .as("this JVM's ThreadMXBean must count allocated bytes (HotSpot does)")
+                .isTrue();
+        counter().setThreadAllocatedMemoryEnabled(true);
+    }
+
+    @Test
+    void aKeyedObjectIsSixReferencesAndThreeInts() {
+        long object = bytesEach(() -> WorkObject.create(null, "key"));
+        long yardstick = bytesEach(SixReferencesThreeInts::new);
+
+        assertThat(object)
+                .as("bytes of a keyed WorkObject vs an object of six references and three ints (%d)", yardstick)
+                .isEqualTo(yardstick);
+    }
+
+    @Test
+    void aPoolsObjectAddsOneInt() {
+        PooledObjects.PoolKey key = new PooledObjects.PoolKey("pool", 0); // made once: only the object is counted
+        long object = bytesEach(() -> WorkObject.create(null, key));
+        long yardstick = bytesEach(SixReferencesFourInts::new);
+
+        assertThat(object)
+                .as("bytes of a pool's WorkObject vs an object of six references and four ints (%d)", yardstick)
+                .isEqualTo(yardstick);
+    }
+
+    /**
+     * Bytes the current thread allocates per object made by {@code make}, objects kept alive in an
+     * array: the least of a few rounds, as a round's first calls may load classes or resolve call
+     * sites (allocations that are not the object's).
+     */
+    private static long bytesEach(Supplier<Object> make) {
+        long threadId = Thread.currentThread().getId();
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            Object[] kept = new Object[OBJECTS];
+            long before = counter().getThreadAllocatedBytes(threadId);
+            for (int i = 0; i < OBJECTS; i++) {
+                kept[i] = make.get();
+            }
+            long after = counter().getThreadAllocatedBytes(threadId);
+            assertThat(kept[OBJECTS - 1]).isNotNull();
+            least = Math.min(least, Math.round((after - before) / (double) OBJECTS));
+        }
+        return least;
+    }
+
+    private static com.sun.management.ThreadMXBean counter() {
+        return (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    }
+
+    /** The keyed object's yardstick. */
+    @SuppressWarnings("unused")
+    private static class SixReferencesThreeInts {
+        private Object r1;
+        private Object r2;
+        private Object r3;
+        private Object r4;
+        private Object r5;
+        private Object r6;
+        private int i1;
+        private int i2;
+        private int i3;
+    }
+
+    /** The pool object's yardstick. */
+    @SuppressWarnings("unused")
+    private static final class SixReferencesFourInts extends SixReferencesThreeInts {
+        private int i4;
+    }
+}
