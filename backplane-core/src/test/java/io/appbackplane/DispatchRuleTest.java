@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Rule 10 (dispatch in the caller's thread, digester objects) and rule 12 (load-balanced pools). */
+/** Rule 10 (dispatch in the caller's thread, digester objects) and rule 12's pool lifecycle (how a pool serves its requests: {@link PoolBacklogTest}). */
 class DispatchRuleTest {
 
     private final ManualClock clock = new ManualClock();
@@ -68,25 +68,6 @@ class DispatchRuleTest {
         backplane.stepper().runUntilIdle();
         assertThat(result).isCompletedExceptionally();
         assertThatThrownBy(result::join).hasRootCauseMessage("cannot route x");
-    }
-
-    @Test
-    void rule12_poolPrefersAnIdleObjectThenTheLeastLoaded() {
-        ObjectPool pool = app.pool("workers", 3);
-        List<Object> servedBy = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            pool.submit(2, ctx -> servedBy.add(ctx.objectKey()));
-        }
-        // Nothing has run yet: the first three went to the three idle objects, then the least
-        // loaded (ties broken by position) took the rest.
-        assertThat(pool.loads()).containsExactly(2, 2, 1);
-
-        backplane.stepper().runUntilIdle();
-
-        assertThat(servedBy).extracting(Object::toString)
-                .containsExactlyInAnyOrder("workers#0", "workers#1", "workers#2", "workers#0", "workers#1");
-        assertThat(pool.loads()).containsExactly(0, 0, 0);
-        assertThat(app.objectCount()).isEqualTo(3); // pool objects are pinned, not released when idle
     }
 
     @Test

@@ -22,7 +22,10 @@ import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.objects.AfterAction;
 import io.appbackplane.internal.objects.KeyedObjects;
 import io.appbackplane.internal.objects.ObjectOwner;
+import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.PendingReply;
+import io.appbackplane.internal.objects.PooledObjects;
+import io.appbackplane.internal.objects.PooledWorkObject;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.ReadyMembership;
 import io.appbackplane.internal.objects.Request;
@@ -140,15 +143,42 @@ public final class DefaultComponent implements ObjectOwner, RequestOwner {
     }
 
     @Override
-    public void executeOn(WorkObject object, int priority, Action<?> action) {
-        requests.dispatch(object, requests.request(object.key, priority, null, null, null, false), action);
+    @SuppressWarnings("unchecked")
+    public <T> CompletableFuture<T> submitToPool(PooledObjects pool, int priority, Action<T> action) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, future, null, null, false), action);
+        return (CompletableFuture<T>) future;
     }
 
-    /** An endpoint's request: to {@code pinned} (a pool member) or the object for {@code key}. */
-    void dispatchFor(DefaultEndpoint<?, ?> endpoint, WorkObject pinned, Object key, int priority, Action<?> action,
+    @Override
+    public void executeOnPool(PooledObjects pool, int priority, Action<?> action) {
+        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, null, null, null, false), action);
+    }
+
+    @Override
+    public void queueOnMember(PooledWorkObject member, ActionNode node) {
+        requests.queueOnMember(member, node);
+    }
+
+    @Override
+    public int priorities() {
+        return backplane.policy().priorities();
+    }
+
+    @Override
+    public int workerThreads() {
+        return backplane.policy().threads();
+    }
+
+    /** An endpoint's request: to the object for {@code key}. */
+    void dispatchFor(DefaultEndpoint<?, ?> endpoint, Object key, int priority, Action<?> action, CompletableFuture<Object> future) {
+        requests.dispatch(null, requests.request(key, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
+    }
+
+    /** A pooled endpoint's request: to its pool. */
+    void dispatchToPool(DefaultEndpoint<?, ?> endpoint, PooledObjects pool, int priority, Action<?> action,
             CompletableFuture<Object> future) {
-        Object target = pinned != null ? pinned.key : key;
-        requests.dispatch(pinned, requests.request(target, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);
+        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, future, null, endpoint.counters, false), action);
     }
 
     @Override

@@ -68,20 +68,20 @@ final class DefaultEndpoint<Q, R> implements ActionEndpoint<Q, R> {
         checkAccepting();
         Action<R> action = context -> spec.handler().handle(context, request);
         switch (spec.routing()) {
-            case COMPONENT_OBJECT -> component.dispatchFor(this, null, BackplaneComponent.COMPONENT_KEY, priority(request), action, future);
-            case KEYED -> component.dispatchFor(this, null, key(request), priority(request), action, future);
-            case FIXED -> component.dispatchFor(this, null, spec.fixedKey(), priority(request), action, future);
-            case POOLED -> component.dispatchFor(this, pool.leastLoaded(), null, priority(request), action, future);
+            case COMPONENT_OBJECT -> component.dispatchFor(this, BackplaneComponent.COMPONENT_KEY, priority(request), action, future);
+            case KEYED -> component.dispatchFor(this, key(request), priority(request), action, future);
+            case FIXED -> component.dispatchFor(this, spec.fixedKey(), priority(request), action, future);
+            case POOLED -> component.dispatchToPool(this, pool, priority(request), action, future);
             case DIGESTED -> digest(request, action, future);
         }
     }
 
     /** The digester object routes the request; the endpoint's counts start with the real work. */
     private void digest(Q request, Action<R> action, CompletableFuture<Object> future) {
-        component.dispatchFor(null, null, BackplaneComponent.DIGESTER_KEY, BackplaneComponent.DIGESTER_PRIORITY, context -> {
+        component.dispatchFor(null, BackplaneComponent.DIGESTER_KEY, BackplaneComponent.DIGESTER_PRIORITY, context -> {
             Route route = spec.digester().route(context, request);
             Objects.requireNonNull(route, "the digester of endpoint '" + spec.name() + "' returned no route");
-            component.dispatchFor(this, null, checkKey(route.key(), request), checkPriority(route.priority()), action, future);
+            component.dispatchFor(this, checkKey(route.key(), request), checkPriority(route.priority()), action, future);
             return null;
         }, future == null ? null : failuresOnly(future));
     }

@@ -7,6 +7,7 @@ import io.appbackplane.internal.base.ActionCounters;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.KeyedObjects;
 import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.PooledObjects;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.Refusal;
 import io.appbackplane.internal.objects.Request;
@@ -73,21 +74,10 @@ final class RequestDispatch {
      * @param pinned the object of an {@link ObjectHandle} or pool, or null to look the key up
      */
     void dispatch(WorkObject pinned, Request request, Action<?> action) {
-        Objects.requireNonNull(action, "action must not be null");
-        int priority = request.priority(); // checked when the request was made
-        counters.submitted.increment();
-        backplaneCounters.priority(priority).submitted.increment();
-        ActionCounters endpoint = request.endpoint();
-        if (endpoint != null) {
-            endpoint.submitted.increment();
-        }
-        admission.admit(request);
-        ActionNode node = null;
+        ActionNode node = admit(request, action);
         WorkObject object;
         WorkObject.Enqueued offered;
         try {
-            long enqueuedAt = backplane.clock().nanoTime();
-            node = ActionNode.create(action, request, enqueuedAt, tracer == null ? null : ObservedActions.queued(tracer, component, priority));
             while (true) {
                 object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
                 offered = object.enqueue(node);
@@ -98,14 +88,81 @@ final class RequestDispatch {
                 pinned = null; // a handle released while we dispatched: the key's current object serves
             }
         } catch (RuntimeException | Error e) {
-            request.failUnqueued();
-            if (node != null && node.trace() != null) {
-                ObservedActions.dropped(tracer, List.of(node), () -> e);
-            }
+            failedUnqueued(node, e);
             throw e;
         }
+        queued(object, node, offered);
+    }
+
+    /**
+     * Admits a request to {@code pool} and hands its first action to the pool, in the caller's
+     * thread (rule 10): the pool queues it on a member ({@link #queueOnMember}) or backlogs it.
+     */
+    void dispatchToPool(PooledObjects pool, Request request, Action<?> action) {
+        ActionNode node = admit(request, action);
+        pool.accept(node);
+        if (backplane.isStopped()) {
+            // Admitted before shutdown, backlogged after its sweep (which may have missed it): fail
+            // what the backlog holds, as the sweep would have.
+            List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
+            for (Request left : pool.abandonBacklog(dropped)) {
+                left.abandon();
+            }
+            if (dropped != null) {
+                ObservedActions.dropped(tracer, dropped, component::shutDownBeforeItRan);
+            }
+        }
+    }
+
+    /**
+     * Queues {@code node} on the pool member claimed for it; a member released meanwhile (its pool
+     * released) gives way to a fresh object for its key, as a released handle's object does.
+     */
+    void queueOnMember(WorkObject member, ActionNode node) {
+        WorkObject object = member;
+        WorkObject.Enqueued offered;
+        while ((offered = object.enqueue(node)) == Refusal.RELEASED) {
+            keyedObjects.forgetReleased(object);
+            object = keyedObjects.objectFor(object.key);
+        }
+        queued(object, node, offered);
+    }
+
+    /**
+     * Counts and admits {@code request} and makes its first action's node. Whatever throws after
+     * admission un-counts the request and is thrown to the caller ({@link #failedUnqueued}).
+     */
+    private ActionNode admit(Request request, Action<?> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        int priority = request.priority(); // checked when the request was made
+        counters.submitted.increment();
+        backplaneCounters.priority(priority).submitted.increment();
+        ActionCounters endpoint = request.endpoint();
+        if (endpoint != null) {
+            endpoint.submitted.increment();
+        }
+        admission.admit(request);
+        try {
+            long enqueuedAt = backplane.clock().nanoTime();
+            return ActionNode.create(action, request, enqueuedAt, tracer == null ? null : ObservedActions.queued(tracer, component, priority));
+        } catch (RuntimeException | Error e) {
+            request.failUnqueued();
+            throw e;
+        }
+    }
+
+    /** Un-counts the request of a node no object accepted (its caller gets {@code e}) and ends its trace. */
+    private void failedUnqueued(ActionNode node, Throwable e) {
+        node.request.failUnqueued();
+        if (node.trace() != null) {
+            ObservedActions.dropped(tracer, List.of(node), () -> e);
+        }
+    }
+
+    /** After {@code object} took (or refused) {@code node}: fail it if abandoned, push the object if it became READY. */
+    private void queued(WorkObject object, ActionNode node, WorkObject.Enqueued offered) {
         if (offered == Refusal.ABANDONED) {
-            request.abandon();
+            node.request.abandon();
             if (node.trace() != null) {
                 ObservedActions.dropped(tracer, List.of(node), component::shutDownBeforeItRan);
             }

@@ -36,9 +36,25 @@ public interface ObjectOwner extends BackplaneComponent {
      */
     void deliverReply(PendingReply reply, WorkObject object, Object value, Throwable failure);
 
-    /** Submits to a pinned object (a handle's or a pool's): no key lookup. */
+    /** Submits to a pinned object (a handle's): no key lookup. */
     <T> CompletableFuture<T> submitTo(WorkObject object, int priority, Action<T> action);
 
-    /** Executes on a pinned object (a pool's): no key lookup, no future. */
-    void executeOn(WorkObject object, int priority, Action<?> action);
+    /** Submits to a pool: admitted here, then handed to a member or backlogged ({@link PooledObjects#accept}). */
+    <T> CompletableFuture<T> submitToPool(PooledObjects pool, int priority, Action<T> action);
+
+    /** Executes on a pool: as {@link #submitToPool}, without a future. */
+    void executeOnPool(PooledObjects pool, int priority, Action<?> action);
+
+    /**
+     * Queues an admitted request's action on a pool member the pool claimed for it, and pushes the
+     * member if that made it READY; called by the submitter or, for a backlogged request, by the
+     * thread whose member left its place. Never throws for the request: a failure fails it.
+     */
+    void queueOnMember(PooledWorkObject member, ActionNode node);
+
+    /** The backplane's number of priorities. Never changes. */
+    int priorities();
+
+    /** The backplane's worker threads now (the policy's, which may change at run time). */
+    int workerThreads();
 }

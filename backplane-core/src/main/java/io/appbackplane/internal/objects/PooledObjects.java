@@ -3,22 +3,49 @@ package io.appbackplane.internal.objects;
 import io.appbackplane.Action;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectReleasedException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An {@link ObjectPool}: N pinned objects; a request goes to the first idle one, else to the least
- * loaded (scheduling rule 12). The choice reads each object's load under its monitor without holding
- * two at once, so two racing submitters may pick the same object; that only costs balance, never
- * correctness (each object still runs one action at a time).
+ * An {@link ObjectPool}: N pinned objects serving one backlog (scheduling rule 12). A request goes
+ * to an idle member if one may start, else into the pool's backlog, one FIFO per priority; a member
+ * whose own work is done takes the most urgent backlogged request before it goes idle ({@link
+ * WorkObject#afterAction}). So the members are interchangeable consumers of the pool's requests, and
+ * a request never waits behind one member while another is idle.
+ *
+ * <h2>Members that may start</h2>
+ * A member is <em>claimed</em> from the moment a request is handed to it until it goes idle again;
+ * {@code running} counts the claimed members that are not waiting for a reply. An idle member is
+ * claimed only while {@code running} is below the backplane's worker threads: more members READY
+ * than workers to run them would only make the workers take turns among the pool's members (rule 7)
+ * instead of keeping one each. A member that waits for a reply frees its place, so a pool of N can
+ * have N requests waiting at once, as before.
+ *
+ * <h2>Concurrency</h2>
+ * The backlog is lock-free ({@link ConcurrentLinkedQueue} per priority). Claims and the members'
+ * returns (idle, waiting, resumed) change {@code idle} and {@code running} under this pool's lock,
+ * never while holding a member's monitor; submitters and members read {@code running} and {@code
+ * idleCount} without it first, so a saturated pool takes no lock per request. Nothing backlogged is
+ * stranded: a submitter backlogs and then looks for a member that may start; a member that goes
+ * idle or waits frees its place and then looks at the backlog; both sides write before they read
+ * (a {@code ConcurrentLinkedQueue} offer and a volatile write, then volatile reads), so one of them
+ * sees the other. Invariants under the lock: {@code idleCount = |idle|}; a member is in {@code idle}
+ * iff it is not claimed; {@code running <= claimed members}.
  */
 public final class PooledObjects implements ObjectPool {
 
-    /** The key of one pool object, shown as {@code name#index}. */
+    /** The key of one pool object, shown as {@code name#index}; {@link #ANY} names the pool's own requests. */
     record PoolKey(String pool, int index) {
+        /** The index of the key a pool's requests carry before a member takes them. */
+        static final int ANY = -1;
+
         @Override
         public String toString() {
-            return pool + "#" + index;
+            return index == ANY ? pool : pool + "#" + index;
         }
     }
 
@@ -26,14 +53,36 @@ public final class PooledObjects implements ObjectPool {
     private final KeyedObjects table;
     private final ObjectOwner component;
     private final String name;
+    /** The key of the pool's requests (its members have their own). */
+    private final PoolKey requestKey;
     private final PooledWorkObject[] objects;
     private final AtomicBoolean released = new AtomicBoolean();
+    /** Requests no member has taken yet, by priority. */
+    private final ConcurrentLinkedQueue<ActionNode>[] backlog;
+    /** Members not claimed; guarded by this. */
+    private final BitSet idle;
+    /** {@code idle.cardinality()}, readable without the lock. */
+    private volatile int idleCount;
+    /** Claimed members not waiting for a reply; written under the lock, readable without it. */
+    private volatile int running;
 
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: each element is made a ConcurrentLinkedQueue<ActionNode> below
     PooledObjects(KeyedObjects table, ObjectOwner component, String name, PooledWorkObject[] objects) {
         this.table = table;
         this.component = component;
         this.name = name;
+        this.requestKey = new PoolKey(name, PoolKey.ANY);
         this.objects = objects;
+        this.backlog = new ConcurrentLinkedQueue[component.priorities()];
+        for (int p = 0; p < backlog.length; p++) {
+            backlog[p] = new ConcurrentLinkedQueue<>();
+        }
+        this.idle = new BitSet(objects.length);
+        idle.set(0, objects.length);
+        this.idleCount = objects.length;
+        for (int i = 0; i < objects.length; i++) {
+            objects[i].joined(this, i);
+        }
     }
 
     @Override
@@ -46,16 +95,21 @@ public final class PooledObjects implements ObjectPool {
         return objects.length;
     }
 
+    /** The key a request to this pool carries until a member takes it. */
+    public Object requestKey() {
+        return requestKey;
+    }
+
     @Override
     public <T> CompletableFuture<T> submit(int priority, Action<T> action) {
         checkNotReleased();
-        return component.submitTo(leastLoaded(), priority, action);
+        return component.submitToPool(this, priority, action);
     }
 
     @Override
     public void execute(int priority, Action<?> action) {
         checkNotReleased();
-        component.executeOn(leastLoaded(), priority, action);
+        component.executeOnPool(this, priority, action);
     }
 
     private void checkNotReleased() {
@@ -65,20 +119,137 @@ public final class PooledObjects implements ObjectPool {
         }
     }
 
-    public WorkObject leastLoaded() {
-        WorkObject best = objects[0];
-        int bestLoad = Integer.MAX_VALUE;
-        for (PooledWorkObject object : objects) {
-            int load = object.loadHint(); // no monitors: the choice is advisory (rule 12)
-            if (load == 0) {
-                return object; // idle: take it
+    /**
+     * Takes an admitted request's first action: hands it to a member that may start (queued on it
+     * and pushed by the component), else backlogs it. Called by the submitter.
+     */
+    public void accept(ActionNode node) {
+        PooledWorkObject member = claim();
+        if (member != null) {
+            component.queueOnMember(member, node);
+            return;
+        }
+        backlog[node.priority()].offer(node);
+        startBacklogged(); // a member may have freed its place since claim() looked
+    }
+
+    /**
+     * Claims an idle member if one may start now, or returns null. Reads without the lock first: a
+     * pool with no idle member or no place left takes no lock.
+     */
+    private PooledWorkObject claim() {
+        if (idleCount == 0 || running >= cap()) {
+            return null;
+        }
+        synchronized (this) {
+            if (idleCount == 0 || running >= cap()) {
+                return null;
             }
-            if (load < bestLoad) {
-                bestLoad = load;
-                best = object;
+            int index = idle.nextSetBit(0);
+            idle.clear(index);
+            idleCount--;
+            running++;
+            return objects[index];
+        }
+    }
+
+    /**
+     * While requests are backlogged and a member may start, hands the most urgent one to it. Called
+     * after a submitter backlogged, and after a member went idle or began to wait (outside its monitor).
+     */
+    public void startBacklogged() {
+        while (hasBacklog()) {
+            PooledWorkObject member = claim();
+            if (member == null) {
+                return; // every place taken: a running member takes the backlog before it goes idle
+            }
+            ActionNode node = pollBacklog();
+            if (node == null) {
+                unclaim(member); // taken by a member meanwhile: give the claim back
+                return;
+            }
+            component.queueOnMember(member, node);
+        }
+    }
+
+    /** Gives back a claim that was not used (the member was never handed work). */
+    private void unclaim(PooledWorkObject member) {
+        synchronized (this) {
+            idle.set(member.poolIndex());
+            idleCount++;
+            running--;
+        }
+    }
+
+    /** The most many members may run at once: the backplane's worker threads (at least one). */
+    private int cap() {
+        return Math.max(1, component.workerThreads());
+    }
+
+    private boolean hasBacklog() {
+        for (ConcurrentLinkedQueue<ActionNode> queue : backlog) {
+            if (!queue.isEmpty()) {
+                return true;
             }
         }
-        return best;
+        return false;
+    }
+
+    /** The most urgent backlogged request's first action, or null; any thread, no lock. */
+    ActionNode pollBacklog() {
+        for (ConcurrentLinkedQueue<ActionNode> queue : backlog) {
+            ActionNode node = queue.poll();
+            if (node != null) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code member} went IDLE (its own work done and the backlog empty when it looked, or its work
+     * abandoned by shutdown): it is no longer claimed. Called under the member's monitor, which
+     * orders a member's returns; the caller then calls {@link #startBacklogged} after the monitor.
+     *
+     * @param wasRunning whether it held a place (false for a member that left WAITING by shutdown)
+     */
+    void memberIdled(PooledWorkObject member, boolean wasRunning) {
+        synchronized (this) {
+            idle.set(member.poolIndex());
+            idleCount++;
+            if (wasRunning) {
+                running--;
+            }
+        }
+    }
+
+    /** {@code member} waits for a reply: its place is free for another member. Under the member's monitor. */
+    void memberWaits() {
+        synchronized (this) {
+            running--;
+        }
+    }
+
+    /** A waiting member's reply made it READY again: it takes its place back (which may exceed the cap for a while). Under its monitor. */
+    void memberResumed() {
+        synchronized (this) {
+            running++;
+        }
+    }
+
+    /**
+     * Shutdown: fails every backlogged request (the members' own work is failed through their
+     * objects). Returns the requests to fail and adds their actions to {@code dropped} (if not null).
+     */
+    public List<Request> abandonBacklog(List<ActionNode> dropped) {
+        List<Request> failed = new ArrayList<>();
+        for (ActionNode node; (node = pollBacklog()) != null; ) {
+            failed.add(node.request);
+            if (dropped != null) {
+                dropped.add(node);
+            }
+        }
+        return failed;
     }
 
     @Override
@@ -98,6 +269,26 @@ public final class PooledObjects implements ObjectPool {
                 table.settled(object, object.unpin());
             }
         }
+    }
+
+    /**
+     * Checks, for tests, what holds once the backplane is idle: every member is idle and none holds
+     * a place, the backlog is empty, and the idle count matches the idle set.
+     */
+    public synchronized void checkQuiescent() {
+        ObjectActionQueue.require(idleCount == idle.cardinality(), "idleCount " + idleCount + " but " + idle.cardinality() + " idle");
+        ObjectActionQueue.require(idleCount == objects.length, this + ": " + (objects.length - idleCount) + " members still claimed");
+        ObjectActionQueue.require(running == 0, this + ": running " + running);
+        ObjectActionQueue.require(!hasBacklog(), this + ": backlog not empty");
+    }
+
+    /**
+     * Checks, for tests, once nothing can run: a backlogged request waits only while no member may
+     * start (every member claimed, or every place taken), so none is stranded.
+     */
+    public synchronized void checkNothingStranded() {
+        ObjectActionQueue.require(!hasBacklog() || idleCount == 0 || running >= cap(),
+                this + ": requests backlogged while " + idleCount + " members are idle and " + running + " of " + cap() + " places taken");
     }
 
     boolean isReleased() {

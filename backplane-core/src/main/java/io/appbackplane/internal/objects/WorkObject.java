@@ -39,15 +39,12 @@ import java.util.List;
  *       {@code state == WAITING ⇒ it is, && front == null};
  *   <li>{@code state ∈ {IDLE, RELEASED} ⇒ no queued work, no front, parked == null};
  *   <li>{@code prefetched != null ⇒ state == RUNNING};
- *   <li>a pool's object ({@link PooledWorkObject}) publishes {@code load()} after every change
- *       (every method that changes the load calls {@code loadChanged}).
  * </ul>
  *
  * <h2>Memory</h2>
  * A keyed object is one 48-byte instance with compressed references (a waiting conversation holds
  * one, docs/benchmarks.md W4): its ready entry and its awaited reply share one field, since an
- * object is never READY while it waits; only a pool's objects, which pools choose among by load,
- * carry a published load ({@link PooledWorkObject}).
+ * object is never READY while it waits.
  */
 public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObject {
 
@@ -110,7 +107,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
             return Refusal.ABANDONED; // the caller fails the request outside this monitor
         }
         append(node);
-        loadChanged();
         switch (currentState()) {
             case IDLE:
                 return becomeReady();
@@ -142,7 +138,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         parked = null;
         setState(RUNNING);
         prefetch();
-        loadChanged();
         return true;
     }
 
@@ -154,7 +149,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
             return node;
         }
         node = pollNext();
-        loadChanged();
         return node; // null if cancelled or abandoned while the worker was getting here
     }
 
@@ -183,7 +177,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
             return false;
         }
         setFront(continuation);
-        loadChanged();
         return true;
     }
 
@@ -203,9 +196,11 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         }
         parked = null;
         setFront(reply.end(value, failure, now));
-        loadChanged();
         if (currentState() == WAITING) {
             component.waitingChanged(-1);
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberResumed();
+            }
             return becomeReady();
         }
         return null; // still RUNNING: the worker sees the front when the action ends
@@ -224,22 +219,31 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (parked != null) { // RUNNING: only an awaited reply can be parked here
             setState(WAITING);
             component.waitingChanged(+1);
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberWaits();
+            }
             return AfterAction.WAIT;
+        }
+        if (!hasQueuedWork() && !isAbandoned() && this instanceof PooledWorkObject member) {
+            ActionNode next = member.pool().pollBacklog(); // its own work is done: the pool's next request
+            if (next != null) {
+                append(next);
+            }
         }
         if (!hasQueuedWork()) {
             setState(IDLE);
-            loadChanged();
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberIdled(member, true);
+            }
             return idled();
         }
         if (turn.mayContinue(effectivePriority())) {
             if (turn.prefetchesNext()) {
                 prefetch();
-                loadChanged(); // the action that ended no longer counts; the prefetched one does
             }
             return AfterAction.CONTINUE;
         }
         ReadyEntry entry = becomeReady();
-        loadChanged();
         return entry;
     }
 
@@ -311,7 +315,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
             goStale();
             setState(IDLE); // the caller then settles it (settleIfIdle)
         }
-        loadChanged();
         return removed;
     }
 
@@ -326,7 +329,8 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
      * work again. A running action finishes; its request completes normally.
      *
      * @param dropped receives the removed actions (their traces end as dropped), or null
-     * @return the requests to fail (those of removed actions and of the awaited reply)
+     * @return the requests to fail (those of removed actions and of the awaited reply; for a pool's
+     *     member, those its pool had backlogged as well)
      */
     public synchronized List<Request> abandon(boolean forever, List<ActionNode> dropped) {
         if (forever) {
@@ -334,6 +338,9 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         }
         List<Request> failed = new ArrayList<>();
         removeAll(failed, dropped);
+        if (this instanceof PooledWorkObject member) {
+            failed.addAll(member.pool().abandonBacklog(dropped)); // the pool's too: its members would take it next
+        }
         if (parked instanceof PendingReply awaiting) {
             failed.add(awaiting.abandon());
             parked = null;
@@ -341,11 +348,16 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (currentState() == READY) {
             goStale();
             setState(IDLE);
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberIdled(member, true);
+            }
         } else if (currentState() == WAITING) {
             component.waitingChanged(-1);
             setState(IDLE);
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberIdled(member, false);
+            }
         }
-        loadChanged();
         return failed;
     }
 
@@ -374,16 +386,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
 
     private boolean isAbandoned() {
         return ObjectStateWord.isAbandoned(word);
-    }
-
-    /**
-     * Called under the monitor by every method that changes the load: a pool's object publishes it
-     * (a keyed object's load is read only under its monitor, so it has nothing to publish).
-     */
-    private void loadChanged() {
-        if (this instanceof PooledWorkObject pooled) {
-            pooled.publishLoad(computeLoad());
-        }
     }
 
     public synchronized int state() {

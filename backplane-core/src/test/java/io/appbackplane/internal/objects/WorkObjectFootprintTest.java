@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
  * Every key a component has seen recently and every waiting conversation holds one {@link
  * WorkObject}, so its size is paid per key: a keyed object is six references (component, key, the
  * ready entry or awaited reply, the FIFO's tail, the front, the prefetched action) and three ints
- * (state word, queue length, most urgent priority with its count). A pool's object adds its
- * published load, one int. Sizes are compared with objects of exactly those fields allocated the
+ * (state word, queue length, most urgent priority with its count). A pool's member adds its pool
+ * and its index there. Sizes are compared with objects of exactly those fields allocated the
  * same way, so the test holds under any object layout (compressed references or not, any header
  * size); allocated bytes come from the thread's own allocation counter, which is exact.
  */
@@ -39,13 +39,13 @@ class WorkObjectFootprintTest {
     }
 
     @Test
-    void aPoolsObjectAddsOneInt() {
+    void aPoolsMemberAddsItsPoolAndIndex() {
         PooledObjects.PoolKey key = new PooledObjects.PoolKey("pool", 0); // made once: only the object is counted
         long object = bytesEach(() -> WorkObject.create(null, key));
-        long yardstick = bytesEach(SixReferencesFourInts::new);
+        long yardstick = bytesEach(SevenReferencesFourInts::new);
 
         assertThat(object)
-                .as("bytes of a pool's WorkObject vs an object of six references and four ints (%d)", yardstick)
+                .as("bytes of a pool's WorkObject vs an object of seven references and four ints (%d)", yardstick)
                 .isEqualTo(yardstick);
     }
 
@@ -88,9 +88,10 @@ class WorkObjectFootprintTest {
         private int i3;
     }
 
-    /** The pool object's yardstick. */
+    /** The pool member's yardstick. */
     @SuppressWarnings("unused")
-    private static final class SixReferencesFourInts extends SixReferencesThreeInts {
+    private static final class SevenReferencesFourInts extends SixReferencesThreeInts {
+        private Object r7;
         private int i4;
     }
 }
