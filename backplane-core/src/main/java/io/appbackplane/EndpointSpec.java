@@ -8,7 +8,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * How an endpoint turns a request into an action (scheduling rule 10 and docs/scheduling.md's modules and states): which object runs it
- * — the object for a key taken from the request, one fixed object, the least loaded object of a
+ * — the object for a key taken from the request, one fixed object, an object of a
  * pool, or whatever a digester decides inside the backplane — at which priority, in which
  * component states it accepts work (default PRIMARY), and the handler. Immutable; the {@code with}
  * methods return modified copies. Register it with {@link BackplaneComponent#endpoint}.
@@ -26,7 +26,7 @@ public final class EndpointSpec<Q, R> {
         KEYED,
         /** One fixed object. */
         FIXED,
-        /** The idle or least loaded object of a pool (scheduling rule 12). */
+        /** An object of a pool, which serves one backlog (scheduling rule 12). */
         POOLED,
         /** Decided by a digester running on the component's digester object (rule 10). */
         DIGESTED
@@ -88,7 +88,7 @@ public final class EndpointSpec<Q, R> {
         return new EndpointSpec<>(name, handler, Routing.FIXED, null, key, 0, null, priorityOf, acceptingStates);
     }
 
-    /** Runs each request on the idle or least loaded of {@code size} objects (1..1024). */
+    /** Runs each request on a pool of {@code size} objects (1..1024) serving one backlog (scheduling rule 12). */
     public EndpointSpec<Q, R> pooled(int size) {
         if (size < 1 || size > 1024) {
             throw new IllegalArgumentException("pool size " + size + " of endpoint '" + name + "' is invalid; allowed: 1..1024");

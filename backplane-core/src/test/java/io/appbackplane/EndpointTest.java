@@ -302,24 +302,25 @@ class EndpointTest {
     // ------------------------------------------------------------------ pools
 
     @Test
-    void pooled_sendsARequestToAnIdleObject_elseToTheLeastLoaded() {
+    void pooled_servesOneBacklog_withAsManyObjectsRunningAsTheBackplaneHasWorkers() {
+        backplane.setThreads(2); // two places: at most two of the pool's three objects run at once
         ActionEndpoint<String, String> work = app.endpoint(EndpointSpec.named("work", recording()).pooled(3));
         moveTo(PRIMARY);
         for (int i = 1; i <= 5; i++) {
             work.call("r" + i);
         }
-        // r1..r3 each find an idle object; r4 finds loads (1, 1, 1) → the first; r5 finds (2, 1, 1) → the second.
-        // Each object runs one action at a time in FIFO order: round robin over #0, #1, #2.
-        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r1 on #0
-        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r2 on #1
-        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r3 on #2, now idle; #0 and #1 hold one each
-        work.call("r6"); // the idle #2 is preferred over the (equally loaded) #0 and #1
-        work.call("r7"); // loads (1, 1, 1) again → #0
+        // r1 and r2 each find an idle object that may start; r3..r5 wait in the pool's backlog.
+        // An object whose action ended takes the backlog's next request before anything else.
+        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r1 on #0, which takes r3
+        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r2 on #1, which takes r4
+        assertThat(backplane.stepper().runNext().ran()).isTrue(); // r3 on #0, which takes r5
+        work.call("r6"); // #2 is idle, but both places are taken: backlogged
+        work.call("r7");
         backplane.stepper().runUntilIdle();
 
         assertThat(ran).containsExactly(
-                "r1@endpoint:work#0/p1", "r2@endpoint:work#1/p1", "r3@endpoint:work#2/p1",
-                "r4@endpoint:work#0/p1", "r5@endpoint:work#1/p1", "r6@endpoint:work#2/p1",
+                "r1@endpoint:work#0/p1", "r2@endpoint:work#1/p1", "r3@endpoint:work#0/p1",
+                "r4@endpoint:work#1/p1", "r5@endpoint:work#0/p1", "r6@endpoint:work#1/p1",
                 "r7@endpoint:work#0/p1");
         assertThat(work.statistics().counts().completed()).isEqualTo(7);
     }

@@ -156,4 +156,24 @@ class PoolBacklogTest {
         assertThat(pool.loads()).containsExactly(1, 1, 0); // the next request found a free place
         assertThat(backplane.stepper().runUntilIdle()).isEqualTo(5);
     }
+
+    @Test
+    void aPoolMadeAgainUnderTheSameName_hasObjectsOfItsOwn() {
+        start(1);
+        ObjectPool first = app.pool("p", 1);
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        CompletableFuture<Object> waiting = first.submit(1, ctx -> ctx.awaitReply(reply, (c, value, failure) -> "old " + value));
+        backplane.stepper().runUntilIdle();
+        first.release(); // its object still waits for the reply
+
+        ObjectPool again = app.pool("p", 1);
+        CompletableFuture<Object> next = again.submit(1, ctx -> "new");
+        backplane.stepper().runUntilIdle();
+
+        assertThat(next).isCompletedWithValue("new"); // not queued behind the released pool's waiting object
+        assertThat(waiting).isNotDone();
+        reply.complete("reply");
+        backplane.stepper().runUntilIdle();
+        assertThat(waiting).isCompletedWithValue("old reply");
+    }
 }

@@ -12,6 +12,7 @@ import io.appbackplane.BackplaneRejectedException;
 import io.appbackplane.BackplaneShutdownException;
 import io.appbackplane.BackplaneStatistics;
 import io.appbackplane.ComponentSpec;
+import io.appbackplane.internal.components.DefaultComponent;
 import io.appbackplane.internal.objects.PooledObjects;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -163,6 +164,21 @@ class PoolInvariantsTest {
         backplane.checkInvariants();
         assertThat(backplane.statistics().totals().outstanding()).isZero();
         assertThat(app.statistics().outstanding()).isZero();
+    }
+
+    @Test
+    void aSubmitThatRacedTheReleaseOfItsPool_runsOnAFreshObjectForTheMembersKey() throws Exception {
+        BackplaneComponent app = backplane.install(ComponentSpec.named("app").withIdleObjectRetention(Duration.ZERO));
+        PooledObjects pool = (PooledObjects) app.pool("pool", 2);
+        pool.release(); // both members idle and unpinned: released at once
+
+        // As a submit that passed the released check just before release(): the pool's path, not its check.
+        CompletableFuture<String> late = ((DefaultComponent) app).submitToPool(pool, 1, ctx -> "ran on " + ctx.objectKey());
+
+        assertThat(late.get(WAIT.toSeconds(), SECONDS)).isEqualTo("ran on pool#0");
+        await().atMost(WAIT).until(() -> app.objectCount() == 0); // the fresh object is released once idle
+        assertThat(app.statistics().outstanding()).isZero();
+        backplane.checkInvariants();
     }
 
     /** 0: plain; 1: reply from another thread; 2: continuation (yieldTo); 3: submits one more to {@code pool}. */

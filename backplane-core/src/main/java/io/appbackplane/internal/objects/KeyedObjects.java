@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The key-to-object table of one component (scheduling rule 16): the object for a key is created on
@@ -42,6 +43,8 @@ public final class KeyedObjects {
     private final ActionTracer tracer;
     private final ConcurrentHashMap<Object, WorkObject> objects = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PooledObjects> pools = new ConcurrentHashMap<>();
+    /** Numbers the pools made, so that each pool's members have keys of their own. */
+    private final AtomicLong poolSerials = new AtomicLong();
     /** Releases objects that stayed idle; null with a retention of zero (objects released at once). */
     private final IdleObjectSweep sweep;
 
@@ -86,7 +89,7 @@ public final class KeyedObjects {
     public WorkObject objectFor(Object key) {
         WorkObject object = objects.get(key);
         if (object == null) {
-            WorkObject fresh = WorkObject.create(component, key);
+            WorkObject fresh = new WorkObject(component, key);
             object = objects.putIfAbsent(key, fresh);
             if (object == null) {
                 object = fresh;
@@ -125,9 +128,15 @@ public final class KeyedObjects {
                     "pool size " + size + " for pool '" + poolName + "' is invalid; allowed: 1.." + MAX_POOL_SIZE);
         }
         PooledObjects pool = pools.computeIfAbsent(poolName, n -> {
+            long serial = poolSerials.incrementAndGet();
             PooledWorkObject[] members = new PooledWorkObject[size];
             for (int i = 0; i < size; i++) {
-                members[i] = (PooledWorkObject) pin(new PooledObjects.PoolKey(n, i)); // a PoolKey makes a pool's object
+                // A key of this pool alone: a released pool's members may still be finishing under theirs.
+                PooledObjects.PoolKey key = new PooledObjects.PoolKey(n, i, serial);
+                PooledWorkObject member = new PooledWorkObject(component, key);
+                member.pin();
+                objects.put(key, member);
+                members[i] = member;
             }
             return new PooledObjects(this, component, n, members);
         });

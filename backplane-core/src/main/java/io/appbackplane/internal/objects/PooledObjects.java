@@ -38,8 +38,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class PooledObjects implements ObjectPool {
 
-    /** The key of one pool object, shown as {@code name#index}; {@link #ANY} names the pool's own requests. */
-    record PoolKey(String pool, int index) {
+    /**
+     * The key of one pool object, shown as {@code name#index}; {@link #ANY} names the pool's own
+     * requests. {@code serial} tells pools of one name apart (one released, one made again).
+     */
+    record PoolKey(String pool, int index, long serial) {
         /** The index of the key a pool's requests carry before a member takes them. */
         static final int ANY = -1;
 
@@ -71,7 +74,7 @@ public final class PooledObjects implements ObjectPool {
         this.table = table;
         this.component = component;
         this.name = name;
-        this.requestKey = new PoolKey(name, PoolKey.ANY);
+        this.requestKey = new PoolKey(name, PoolKey.ANY, 0);
         this.objects = objects;
         this.backlog = new ConcurrentLinkedQueue[component.priorities()];
         for (int p = 0; p < backlog.length; p++) {

@@ -3,7 +3,8 @@ package io.appbackplane.internal.objects;
 /**
  * A pool's member: a {@link WorkObject} that knows its pool, so that it takes the pool's backlogged
  * requests when its own work is done and tells the pool when it goes idle, waits or resumes
- * ({@link PooledObjects}). Created for a {@link PooledObjects.PoolKey} only.
+ * ({@link PooledObjects}). Made only by its pool's creation ({@link KeyedObjects#pool}); an object
+ * made later for a released member's key is a plain {@link WorkObject}.
  */
 public final class PooledWorkObject extends WorkObject {
 

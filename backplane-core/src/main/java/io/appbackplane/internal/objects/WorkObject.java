@@ -86,11 +86,6 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         this.key = key;
     }
 
-    /** A new object for {@code key}: a pool's member carries its published load ({@link PooledWorkObject}). */
-    static WorkObject create(ObjectOwner component, Object key) {
-        return key instanceof PooledObjects.PoolKey ? new PooledWorkObject(component, key) : new WorkObject(component, key);
-    }
-
     /**
      * Queues {@code node}; called by a submitter.
      *

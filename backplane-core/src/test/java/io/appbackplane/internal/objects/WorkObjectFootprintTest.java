@@ -30,7 +30,7 @@ class WorkObjectFootprintTest {
 
     @Test
     void aKeyedObjectIsSixReferencesAndThreeInts() {
-        long object = bytesEach(() -> WorkObject.create(null, "key"));
+        long object = bytesEach(() -> new WorkObject(null, "key"));
         long yardstick = bytesEach(SixReferencesThreeInts::new);
 
         assertThat(object)
@@ -40,8 +40,7 @@ class WorkObjectFootprintTest {
 
     @Test
     void aPoolsMemberAddsItsPoolAndIndex() {
-        PooledObjects.PoolKey key = new PooledObjects.PoolKey("pool", 0); // made once: only the object is counted
-        long object = bytesEach(() -> WorkObject.create(null, key));
+        long object = bytesEach(() -> new PooledWorkObject(null, "pool#0"));
         long yardstick = bytesEach(SevenReferencesFourInts::new);
 
         assertThat(object)
