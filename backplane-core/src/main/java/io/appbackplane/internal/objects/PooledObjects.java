@@ -4,7 +4,6 @@ import io.appbackplane.Action;
 import io.appbackplane.ObjectPool;
 import io.appbackplane.ObjectReleasedException;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,22 +18,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <h2>Members that may start</h2>
  * A member is <em>claimed</em> from the moment a request is handed to it until it goes idle again;
- * {@code running} counts the claimed members that are not waiting for a reply. An idle member is
- * claimed only while {@code running} is below the backplane's worker threads: more members READY
- * than workers to run them would only make the workers take turns among the pool's members (rule 7)
+ * a claimed member that is not waiting for a reply takes a <em>place</em>. An idle member is claimed
+ * only while fewer places are taken than the backplane has worker threads: more members READY than
+ * workers to run them would only make the workers take turns among the pool's members (rule 7)
  * instead of keeping one each. A member that waits for a reply frees its place, so a pool of N can
- * have N requests waiting at once, as before.
+ * have N requests waiting at once.
  *
  * <h2>Concurrency</h2>
- * The backlog is lock-free ({@link ConcurrentLinkedQueue} per priority). Claims and the members'
- * returns (idle, waiting, resumed) change {@code idle} and {@code running} under this pool's lock,
- * never while holding a member's monitor; submitters and members read {@code running} and {@code
- * idleCount} without it first, so a saturated pool takes no lock per request. Nothing backlogged is
- * stranded: a submitter backlogs and then looks for a member that may start; a member that goes
- * idle or waits frees its place and then looks at the backlog; both sides write before they read
- * (a {@code ConcurrentLinkedQueue} offer and a volatile write, then volatile reads), so one of them
- * sees the other. Invariants under the lock: {@code idleCount = |idle|}; a member is in {@code idle}
- * iff it is not claimed; {@code running <= claimed members}.
+ * The backlog is lock-free ({@link ConcurrentLinkedQueue} per priority), and so are the claims and
+ * the members' returns (idle, waiting, resumed: {@link PoolPlaces}); a member's returns are made
+ * under its own monitor, which orders them. Nothing backlogged is stranded: a submitter backlogs
+ * and then looks for a member that may start; a member that goes idle or begins to wait frees its
+ * place and then looks at the backlog; both sides write before they read (a {@code
+ * ConcurrentLinkedQueue} offer, an atomic update of the places), so one of them sees the other
+ * ({@code PoolHandOverLincheckTest}).
  */
 public final class PooledObjects implements ObjectPool {
 
@@ -62,12 +59,8 @@ public final class PooledObjects implements ObjectPool {
     private final AtomicBoolean released = new AtomicBoolean();
     /** Requests no member has taken yet, by priority. */
     private final ConcurrentLinkedQueue<ActionNode>[] backlog;
-    /** Members not claimed; guarded by this. */
-    private final BitSet idle;
-    /** {@code idle.cardinality()}, readable without the lock. */
-    private volatile int idleCount;
-    /** Claimed members not waiting for a reply; written under the lock, readable without it. */
-    private volatile int running;
+    /** Which members are idle; how many places are taken. */
+    private final PoolPlaces places;
 
     @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: each element is made a ConcurrentLinkedQueue<ActionNode> below
     PooledObjects(KeyedObjects table, ObjectOwner component, String name, PooledWorkObject[] objects) {
@@ -80,9 +73,7 @@ public final class PooledObjects implements ObjectPool {
         for (int p = 0; p < backlog.length; p++) {
             backlog[p] = new ConcurrentLinkedQueue<>();
         }
-        this.idle = new BitSet(objects.length);
-        idle.set(0, objects.length);
-        this.idleCount = objects.length;
+        this.places = new PoolPlaces(objects);
         for (int i = 0; i < objects.length; i++) {
             objects[i].joined(this, i);
         }
@@ -136,24 +127,9 @@ public final class PooledObjects implements ObjectPool {
         startBacklogged(); // a member may have freed its place since claim() looked
     }
 
-    /**
-     * Claims an idle member if one may start now, or returns null. Reads without the lock first: a
-     * pool with no idle member or no place left takes no lock.
-     */
+    /** Claims an idle member if one may start now (fewer places taken than {@link #cap()}), or returns null. */
     private PooledWorkObject claim() {
-        if (idleCount == 0 || running >= cap()) {
-            return null;
-        }
-        synchronized (this) {
-            if (idleCount == 0 || running >= cap()) {
-                return null;
-            }
-            int index = idle.nextSetBit(0);
-            idle.clear(index);
-            idleCount--;
-            running++;
-            return objects[index];
-        }
+        return places.claim(cap());
     }
 
     /**
@@ -177,11 +153,7 @@ public final class PooledObjects implements ObjectPool {
 
     /** Gives back a claim that was not used (the member was never handed work). */
     private void unclaim(PooledWorkObject member) {
-        synchronized (this) {
-            idle.set(member.poolIndex());
-            idleCount++;
-            running--;
-        }
+        places.idled(member, true);
     }
 
     /** The most many members may run at once: the backplane's worker threads (at least one). */
@@ -217,27 +189,17 @@ public final class PooledObjects implements ObjectPool {
      * @param wasRunning whether it held a place (false for a member that left WAITING by shutdown)
      */
     void memberIdled(PooledWorkObject member, boolean wasRunning) {
-        synchronized (this) {
-            idle.set(member.poolIndex());
-            idleCount++;
-            if (wasRunning) {
-                running--;
-            }
-        }
+        places.idled(member, wasRunning);
     }
 
     /** {@code member} waits for a reply: its place is free for another member. Under the member's monitor. */
     void memberWaits() {
-        synchronized (this) {
-            running--;
-        }
+        places.placeFreed();
     }
 
     /** A waiting member's reply made it READY again: it takes its place back (which may exceed the cap for a while). Under its monitor. */
     void memberResumed() {
-        synchronized (this) {
-            running++;
-        }
+        places.placeRetaken();
     }
 
     /**
@@ -278,10 +240,11 @@ public final class PooledObjects implements ObjectPool {
      * Checks, for tests, what holds once the backplane is idle: every member is idle and none holds
      * a place, the backlog is empty, and the idle count matches the idle set.
      */
-    public synchronized void checkQuiescent() {
-        ObjectActionQueue.require(idleCount == idle.cardinality(), "idleCount " + idleCount + " but " + idle.cardinality() + " idle");
-        ObjectActionQueue.require(idleCount == objects.length, this + ": " + (objects.length - idleCount) + " members still claimed");
-        ObjectActionQueue.require(running == 0, this + ": running " + running);
+    public void checkQuiescent() {
+        int idle = places.idleMembers();
+        ObjectActionQueue.require(idle == places.idleBits(), "idle count " + idle + " but " + places.idleBits() + " idle bits");
+        ObjectActionQueue.require(idle == objects.length, this + ": " + (objects.length - idle) + " members still claimed");
+        ObjectActionQueue.require(places.placesTaken() == 0, this + ": " + places.placesTaken() + " places taken");
         ObjectActionQueue.require(!hasBacklog(), this + ": backlog not empty");
     }
 
@@ -289,9 +252,11 @@ public final class PooledObjects implements ObjectPool {
      * Checks, for tests, once nothing can run: a backlogged request waits only while no member may
      * start (every member claimed, or every place taken), so none is stranded.
      */
-    public synchronized void checkNothingStranded() {
-        ObjectActionQueue.require(!hasBacklog() || idleCount == 0 || running >= cap(),
-                this + ": requests backlogged while " + idleCount + " members are idle and " + running + " of " + cap() + " places taken");
+    public void checkNothingStranded() {
+        int idle = places.idleMembers();
+        int taken = places.placesTaken();
+        ObjectActionQueue.require(!hasBacklog() || idle == 0 || taken >= cap(),
+                this + ": requests backlogged while " + idle + " members are idle and " + taken + " of " + cap() + " places taken");
     }
 
     boolean isReleased() {
