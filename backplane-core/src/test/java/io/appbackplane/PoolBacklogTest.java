@@ -151,9 +151,10 @@ class PoolBacklogTest {
         assertThat(pool.loads()).containsExactly(1, 0, 0);
 
         backplane.setThreads(3);
-        pool.execute(2, ctx -> null);
 
-        assertThat(pool.loads()).containsExactly(1, 1, 0); // the next request found a free place
+        assertThat(pool.loads()).containsExactly(1, 1, 1); // two backlogged requests started on the new places
+        pool.execute(2, ctx -> null); // behind the one still backlogged
+        assertThat(pool.loads()).containsExactly(1, 1, 1);
         assertThat(backplane.stepper().runUntilIdle()).isEqualTo(5);
     }
 

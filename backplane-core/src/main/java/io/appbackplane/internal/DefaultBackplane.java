@@ -253,6 +253,9 @@ public final class DefaultBackplane implements ComponentHost {
     @Override
     public void setThreads(int threads) {
         policy.setThreads(threads);
+        for (DefaultComponent component : componentsIncludingSelf()) {
+            component.workerThreadsChanged(); // more places: backlogged pool requests may start now
+        }
     }
 
     @Override

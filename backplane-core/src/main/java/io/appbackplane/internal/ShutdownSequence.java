@@ -10,6 +10,7 @@ import io.appbackplane.internal.components.LiveTimers;
 import io.appbackplane.internal.components.ScheduledTimer;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
+import io.appbackplane.internal.objects.PooledWorkObject;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.WorkObject;
 import io.appbackplane.internal.scheduling.WorkerPool;
@@ -265,6 +266,9 @@ public final class ShutdownSequence implements LiveTimers {
                         failed++;
                     }
                     request.abandon(futures);
+                }
+                if (!forever && object instanceof PooledWorkObject member) {
+                    member.pool().startBacklogged(); // members left idle take work again: what was backlogged meanwhile starts
                 }
                 if (dropped != null) {
                     ObservedActions.dropped(backplane.tracer, dropped, component::shutDownBeforeItRan);

@@ -167,18 +167,57 @@ class PoolInvariantsTest {
     }
 
     @Test
-    void aSubmitThatRacedTheReleaseOfItsPool_runsOnAFreshObjectForTheMembersKey() throws Exception {
+    void submitsThatRacedTheReleaseOfTheirPool_runOnFreshObjects_andGiveTheirClaimsBack() throws Exception {
         BackplaneComponent app = backplane.install(ComponentSpec.named("app").withIdleObjectRetention(Duration.ZERO));
-        PooledObjects pool = (PooledObjects) app.pool("pool", 2);
-        pool.release(); // both members idle and unpinned: released at once
+        backplane.setThreads(1); // one place, so a claim that was not given back would strand the second
+        PooledObjects pool = (PooledObjects) app.pool("pool", 1);
+        pool.release(); // its member idle and unpinned: released at once
 
-        // As a submit that passed the released check just before release(): the pool's path, not its check.
-        CompletableFuture<String> late = ((DefaultComponent) app).submitToPool(pool, 1, ctx -> "ran on " + ctx.objectKey());
+        // As submits that passed the released check just before release(): the pool's path, not its check.
+        CompletableFuture<String> first = ((DefaultComponent) app).submitToPool(pool, 1, ctx -> "ran on " + ctx.objectKey());
+        CompletableFuture<String> second = ((DefaultComponent) app).submitToPool(pool, 1, ctx -> "ran on " + ctx.objectKey());
 
-        assertThat(late.get(WAIT.toSeconds(), SECONDS)).isEqualTo("ran on pool#0");
-        await().atMost(WAIT).until(() -> app.objectCount() == 0); // the fresh object is released once idle
+        assertThat(first.get(WAIT.toSeconds(), SECONDS)).isEqualTo("ran on pool#0");
+        assertThat(second.get(WAIT.toSeconds(), SECONDS)).isEqualTo("ran on pool#0");
+        await().atMost(WAIT).until(() -> app.objectCount() == 0); // the fresh objects are released once idle
         assertThat(app.statistics().outstanding()).isZero();
+        pool.checkQuiescent();
         backplane.checkInvariants();
+    }
+
+    @Test
+    void workSubmittedToAMembersKey_joinsItsPool_andCancellingItThereFreesTheMembersPlace() throws Exception {
+        DefaultBackplane stepped = (DefaultBackplane) Backplane.builder("pool-keys")
+                .policy(BackplanePolicy.builder().threads(1).build())
+                .clock(new io.appbackplane.ManualClock())
+                .stepMode()
+                .build();
+        try {
+            BackplaneComponent app = stepped.install(ComponentSpec.named("app"));
+            PooledObjects pool = (PooledObjects) app.pool("pool", 2);
+            AtomicReference<Object> memberKey = new AtomicReference<>();
+            CompletableFuture<Object> viaKey = new CompletableFuture<>();
+            pool.submit(1, ctx -> {
+                memberKey.set(ctx.objectKey());
+                app.submit(ctx.objectKey(), 1, c -> "via the member's key").whenComplete((v, f) -> viaKey.complete(v));
+                return null;
+            });
+            stepped.stepper().runUntilIdle();
+            assertThat(viaKey).isCompletedWithValue("via the member's key");
+            pool.checkQuiescent(); // the request through the key took and gave back a place like any other
+
+            pool.submit(1, ctx -> "claimed a member, not run yet"); // the lowest idle member: the same one
+            assertThat(app.cancelQueued(memberKey.get())).isEqualTo(1);
+            pool.checkQuiescent(); // the cancelled request's member is idle and its place free again
+
+            CompletableFuture<Object> after = pool.submit(1, ctx -> "after");
+            stepped.stepper().runUntilIdle();
+            assertThat(after).isCompletedWithValue("after");
+            pool.checkQuiescent();
+            stepped.checkInvariants();
+        } finally {
+            stepped.close();
+        }
     }
 
     /** 0: plain; 1: reply from another thread; 2: continuation (yieldTo); 3: submits one more to {@code pool}. */

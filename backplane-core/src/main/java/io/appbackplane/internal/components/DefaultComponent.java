@@ -170,6 +170,11 @@ public final class DefaultComponent implements ObjectOwner, RequestOwner {
         return backplane.policy().threads();
     }
 
+    /** The backplane's worker threads changed: each pool starts what its backlog holds, up to its new places. */
+    public void workerThreadsChanged() {
+        keyedObjects.startBacklogs();
+    }
+
     /** An endpoint's request: to the object for {@code key}. */
     void dispatchFor(DefaultEndpoint<?, ?> endpoint, Object key, int priority, Action<?> action, CompletableFuture<Object> future) {
         requests.dispatch(null, requests.request(key, priority, future, null, endpoint == null ? null : endpoint.counters, false), action);

@@ -8,6 +8,7 @@ import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.KeyedObjects;
 import io.appbackplane.internal.objects.ObservedActions;
 import io.appbackplane.internal.objects.PooledObjects;
+import io.appbackplane.internal.objects.PooledWorkObject;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.Refusal;
 import io.appbackplane.internal.objects.Request;
@@ -80,6 +81,12 @@ final class RequestDispatch {
         try {
             while (true) {
                 object = pinned != null ? pinned : keyedObjects.objectFor(request.key);
+                if (object instanceof PooledWorkObject member) {
+                    // A pool member's key (ctx.objectKey() in a pool's action) names its pool: the
+                    // request joins the pool as any other, so the pool's places stay exact.
+                    handToPool(member.pool(), node);
+                    return;
+                }
                 offered = object.enqueue(node);
                 if (offered != Refusal.RELEASED) {
                     break;
@@ -99,7 +106,11 @@ final class RequestDispatch {
      * thread (rule 10): the pool queues it on a member ({@link #queueOnMember}) or backlogs it.
      */
     void dispatchToPool(PooledObjects pool, Request request, Action<?> action) {
-        ActionNode node = admit(request, action);
+        handToPool(pool, admit(request, action));
+    }
+
+    /** Hands an admitted request's node to {@code pool}; fails what the backlog holds if shutdown's sweep has passed. */
+    private void handToPool(PooledObjects pool, ActionNode node) {
         pool.accept(node);
         if (backplane.isStopped()) {
             // Admitted before shutdown, backlogged after its sweep (which may have missed it): fail
@@ -118,12 +129,29 @@ final class RequestDispatch {
      * Queues {@code node} on the pool member claimed for it; a member released meanwhile (its pool
      * released) gives way to a fresh object for its key, as a released handle's object does.
      */
-    void queueOnMember(WorkObject member, ActionNode node) {
-        WorkObject object = member;
+    void queueOnMember(PooledWorkObject member, ActionNode node) {
         WorkObject.Enqueued offered;
-        while ((offered = object.enqueue(node)) == Refusal.RELEASED) {
+        try {
+            offered = member.enqueue(node);
+        } catch (RuntimeException | Error e) { // no user code here: a VM error, say; the request is failed, not lost
+            member.pool().giveBack(member);
+            node.request.fail(e);
+            throw e;
+        }
+        if (offered != Refusal.RELEASED) {
+            if (offered == Refusal.ABANDONED) {
+                member.pool().giveBack(member);
+            }
+            queued(member, node, offered);
+            return;
+        }
+        // Its pool was released and it went idle: the claim goes back, and a fresh object for its
+        // key runs the request (as for a released handle's object), then goes as any idle object.
+        member.pool().giveBack(member);
+        keyedObjects.forgetReleased(member);
+        WorkObject object;
+        while ((offered = (object = keyedObjects.objectFor(member.key)).enqueue(node)) == Refusal.RELEASED) {
             keyedObjects.forgetReleased(object);
-            object = keyedObjects.objectFor(object.key);
         }
         queued(object, node, offered);
     }

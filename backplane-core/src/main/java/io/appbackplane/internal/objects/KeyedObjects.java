@@ -147,6 +147,13 @@ public final class KeyedObjects {
         return pool;
     }
 
+    /** Each pool of this component starts what its backlog holds, up to its places (the worker threads changed). */
+    public void startBacklogs() {
+        for (PooledObjects pool : pools.values()) {
+            pool.startBacklogged();
+        }
+    }
+
     void poolReleased(PooledObjects pool) {
         pools.remove(pool.name(), pool);
     }
@@ -160,6 +167,9 @@ public final class KeyedObjects {
         }
         List<ActionNode> removed = object.removeQueued();
         settled(object, object.settleIfIdle());
+        if (object instanceof PooledWorkObject member) {
+            member.pool().startBacklogged(); // a member left idle by the cancellation freed its place
+        }
         for (ActionNode node : removed) {
             CancellationException cancelled = new CancellationException("queued action of object '" + SafeText.of(key)
                     + "' of component '" + component.name() + "' was cancelled by cancelQueued");

@@ -118,7 +118,7 @@ public final class PooledObjects implements ObjectPool {
      * and pushed by the component), else backlogs it. Called by the submitter.
      */
     public void accept(ActionNode node) {
-        PooledWorkObject member = claim();
+        PooledWorkObject member = hasBacklog() ? null : claim(); // with a backlog, the most urgent backlogged request goes first
         if (member != null) {
             component.queueOnMember(member, node);
             return;
@@ -154,6 +154,14 @@ public final class PooledObjects implements ObjectPool {
     /** Gives back a claim that was not used (the member was never handed work). */
     private void unclaim(PooledWorkObject member) {
         places.idled(member, true);
+    }
+
+    /**
+     * Gives back the claim on {@code member}, which refused the request it was claimed for
+     * (released with its pool, or abandoned by shutdown): its place and its idle bit return.
+     */
+    public void giveBack(PooledWorkObject member) {
+        unclaim(member);
     }
 
     /** The most many members may run at once: the backplane's worker threads (at least one). */

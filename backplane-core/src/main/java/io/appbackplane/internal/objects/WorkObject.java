@@ -309,6 +309,9 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (currentState() == READY && !hasFront()) {
             goStale();
             setState(IDLE); // the caller then settles it (settleIfIdle)
+            if (this instanceof PooledWorkObject member) {
+                member.pool().memberIdled(member, true); // it held a place for the work just removed
+            }
         }
         return removed;
     }
