@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The dispatch of one component's requests in the caller's thread (scheduling rule 10): make the
@@ -115,13 +116,7 @@ final class RequestDispatch {
         if (backplane.isStopped()) {
             // Admitted before shutdown, backlogged after its sweep (which may have missed it): fail
             // what the backlog holds, as the sweep would have.
-            List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
-            for (Request left : pool.abandonBacklog(dropped)) {
-                left.abandon();
-            }
-            if (dropped != null) {
-                ObservedActions.dropped(tracer, dropped, component::shutDownBeforeItRan);
-            }
+            failLeftBehind(pool::abandonBacklog);
         }
     }
 
@@ -200,13 +195,21 @@ final class RequestDispatch {
         if (backplane.isStopped()) {
             // Admitted before shutdown, queued after its sweep (which may have missed this object):
             // fail what the object holds, as the sweep would have, so no request stays pending.
-            List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
-            for (Request left : object.abandon(dropped)) {
-                left.abandon();
-            }
-            if (dropped != null) {
-                ObservedActions.dropped(tracer, dropped, component::shutDownBeforeItRan);
-            }
+            failLeftBehind(object::abandon);
+        }
+    }
+
+    /**
+     * Fails, as shutdown, the requests {@code sweep} removes (it is given the list for their actions,
+     * whose traces then end as dropped, or null without a tracer).
+     */
+    private void failLeftBehind(Function<List<ActionNode>, List<Request>> sweep) {
+        List<ActionNode> dropped = tracer != null ? new ArrayList<>() : null;
+        for (Request left : sweep.apply(dropped)) {
+            left.abandon();
+        }
+        if (dropped != null) {
+            ObservedActions.dropped(tracer, dropped, component::shutDownBeforeItRan);
         }
     }
 }

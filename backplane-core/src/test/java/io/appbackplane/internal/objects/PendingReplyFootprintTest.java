@@ -3,7 +3,6 @@ package io.appbackplane.internal.objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.appbackplane.ReplyHandler;
-import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,10 +22,7 @@ class PendingReplyFootprintTest {
 
     @BeforeAll
     static void allocationCounterIsThere() {
-        assertThat(counter().isThreadAllocatedMemorySupported())
-                .as("this JVM's ThreadMXBean must count allocated bytes (HotSpot does)")
-                .isTrue();
-        counter().setThreadAllocatedMemoryEnabled(true);
+        AllocatedBytes.requireCounting();
     }
 
     @Test
@@ -40,29 +36,8 @@ class PendingReplyFootprintTest {
                 .isEqualTo(threeReferences);
     }
 
-    /**
-     * Bytes the current thread allocates per object made by {@code make}, objects kept alive in an
-     * array: the least of a few rounds, as a round's first calls may load classes or resolve call
-     * sites (allocations that are not the object's).
-     */
     private static long bytesEach(Supplier<Object> make) {
-        long threadId = Thread.currentThread().getId();
-        long least = Long.MAX_VALUE;
-        for (int round = 0; round < 5; round++) {
-            Object[] kept = new Object[RECORDS];
-            long before = counter().getThreadAllocatedBytes(threadId);
-            for (int i = 0; i < RECORDS; i++) {
-                kept[i] = make.get();
-            }
-            long after = counter().getThreadAllocatedBytes(threadId);
-            assertThat(kept[RECORDS - 1]).isNotNull();
-            least = Math.min(least, Math.round((after - before) / (double) RECORDS));
-        }
-        return least;
-    }
-
-    private static com.sun.management.ThreadMXBean counter() {
-        return (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        return AllocatedBytes.each(make, RECORDS);
     }
 
     /** The yardstick: exactly three reference fields. */

@@ -2,7 +2,6 @@ package io.appbackplane.internal.objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,10 +21,7 @@ class WorkObjectFootprintTest {
 
     @BeforeAll
     static void allocationCounterIsThere() {
-        assertThat(counter().isThreadAllocatedMemorySupported())
-                .as("this JVM's ThreadMXBean must count allocated bytes (HotSpot does)")
-                .isTrue();
-        counter().setThreadAllocatedMemoryEnabled(true);
+        AllocatedBytes.requireCounting();
     }
 
     @Test
@@ -48,29 +44,8 @@ class WorkObjectFootprintTest {
                 .isEqualTo(yardstick);
     }
 
-    /**
-     * Bytes the current thread allocates per object made by {@code make}, objects kept alive in an
-     * array: the least of a few rounds, as a round's first calls may load classes or resolve call
-     * sites (allocations that are not the object's).
-     */
     private static long bytesEach(Supplier<Object> make) {
-        long threadId = Thread.currentThread().getId();
-        long least = Long.MAX_VALUE;
-        for (int round = 0; round < 5; round++) {
-            Object[] kept = new Object[OBJECTS];
-            long before = counter().getThreadAllocatedBytes(threadId);
-            for (int i = 0; i < OBJECTS; i++) {
-                kept[i] = make.get();
-            }
-            long after = counter().getThreadAllocatedBytes(threadId);
-            assertThat(kept[OBJECTS - 1]).isNotNull();
-            least = Math.min(least, Math.round((after - before) / (double) OBJECTS));
-        }
-        return least;
-    }
-
-    private static com.sun.management.ThreadMXBean counter() {
-        return (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        return AllocatedBytes.each(make, OBJECTS);
     }
 
     /** The keyed object's yardstick. */
