@@ -10,7 +10,6 @@ import io.appbackplane.internal.components.LiveTimers;
 import io.appbackplane.internal.components.ScheduledTimer;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.ObservedActions;
-import io.appbackplane.internal.objects.PooledWorkObject;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.WorkObject;
 import io.appbackplane.internal.scheduling.WorkerPool;
@@ -267,8 +266,8 @@ public final class ShutdownSequence implements LiveTimers {
                     }
                     request.abandon(futures);
                 }
-                if (!forever && object instanceof PooledWorkObject member) {
-                    member.pool().startBacklogged(); // members left idle take work again: what was backlogged meanwhile starts
+                if (!forever) {
+                    object.startPoolBacklog(); // members left idle take work again: what was backlogged meanwhile starts
                 }
                 if (dropped != null) {
                     ObservedActions.dropped(backplane.tracer, dropped, component::shutDownBeforeItRan);

@@ -146,13 +146,18 @@ public final class DefaultComponent implements ObjectOwner, RequestOwner {
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> submitToPool(PooledObjects pool, int priority, Action<T> action) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, future, null, null, false), action);
+        toPool(pool, priority, future, null, action);
         return (CompletableFuture<T>) future;
     }
 
     @Override
     public void executeOnPool(PooledObjects pool, int priority, Action<?> action) {
-        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, null, null, null, false), action);
+        toPool(pool, priority, null, null, action);
+    }
+
+    /** A request to {@code pool} (through an endpoint when {@code endpoint} is its counters), dispatched. */
+    private void toPool(PooledObjects pool, int priority, CompletableFuture<Object> future, ActionCounters endpoint, Action<?> action) {
+        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, future, null, endpoint, false), action);
     }
 
     @Override
@@ -183,7 +188,7 @@ public final class DefaultComponent implements ObjectOwner, RequestOwner {
     /** A pooled endpoint's request: to its pool. */
     void dispatchToPool(DefaultEndpoint<?, ?> endpoint, PooledObjects pool, int priority, Action<?> action,
             CompletableFuture<Object> future) {
-        requests.dispatchToPool(pool, requests.request(pool.requestKey(), priority, future, null, endpoint.counters, false), action);
+        toPool(pool, priority, future, endpoint.counters, action);
     }
 
     @Override

@@ -133,16 +133,15 @@ final class RequestDispatch {
             node.request.fail(e);
             throw e;
         }
+        if (offered instanceof Refusal) {
+            member.pool().giveBack(member); // it will not run the request: its claim goes back
+        }
         if (offered != Refusal.RELEASED) {
-            if (offered == Refusal.ABANDONED) {
-                member.pool().giveBack(member);
-            }
             queued(member, node, offered);
             return;
         }
-        // Its pool was released and it went idle: the claim goes back, and a fresh object for its
-        // key runs the request (as for a released handle's object), then goes as any idle object.
-        member.pool().giveBack(member);
+        // Its pool was released and it went idle: a fresh object for its key runs the request (as
+        // for a released handle's object), then goes as any idle object.
         keyedObjects.forgetReleased(member);
         WorkObject object;
         while ((offered = (object = keyedObjects.objectFor(member.key)).enqueue(node)) == Refusal.RELEASED) {

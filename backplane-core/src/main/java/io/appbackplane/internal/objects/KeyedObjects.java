@@ -167,9 +167,7 @@ public final class KeyedObjects {
         }
         List<ActionNode> removed = object.removeQueued();
         settled(object, object.settleIfIdle());
-        if (object instanceof PooledWorkObject member) {
-            member.pool().startBacklogged(); // a member left idle by the cancellation freed its place
-        }
+        object.startPoolBacklog(); // a pool member left idle by the cancellation freed its place
         for (ActionNode node : removed) {
             CancellationException cancelled = new CancellationException("queued action of object '" + SafeText.of(key)
                     + "' of component '" + component.name() + "' was cancelled by cancelQueued");

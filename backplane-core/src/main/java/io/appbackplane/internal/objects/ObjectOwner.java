@@ -48,7 +48,8 @@ public interface ObjectOwner extends BackplaneComponent {
     /**
      * Queues an admitted request's action on a pool member the pool claimed for it, and pushes the
      * member if that made it READY; called by the submitter or, for a backlogged request, by the
-     * thread whose member left its place. Never throws for the request: a failure fails it.
+     * thread whose member left its place. A failure there (no user code runs: a VM error) fails
+     * the request and gives the claim back before it is thrown on.
      */
     void queueOnMember(PooledWorkObject member, ActionNode node);
 

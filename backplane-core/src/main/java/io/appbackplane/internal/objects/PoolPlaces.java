@@ -52,6 +52,12 @@ final class PoolPlaces {
         }
     }
 
+    /** Whether a {@link #claim} could succeed now (a moment-old answer: one read, no write). */
+    boolean mayClaim(int cap) {
+        long c = counts.get();
+        return idle(c) > 0 && taken(c) < cap;
+    }
+
     /** {@code member} is idle again; {@code heldPlace}: it also gives back its place. */
     void idled(PooledWorkObject member, boolean heldPlace) {
         setBit(member.poolIndex()); // before it is counted: a claim that counts it finds its bit

@@ -118,7 +118,9 @@ public final class PooledObjects implements ObjectPool {
      * and pushed by the component), else backlogs it. Called by the submitter.
      */
     public void accept(ActionNode node) {
-        PooledWorkObject member = hasBacklog() ? null : claim(); // with a backlog, the most urgent backlogged request goes first
+        // With a backlog, the most urgent backlogged request goes first. The counts are read before
+        // the backlog is scanned: a pool with no place free (the common case under load) scans nothing.
+        PooledWorkObject member = places.mayClaim(cap()) && !hasBacklog() ? claim() : null;
         if (member != null) {
             component.queueOnMember(member, node);
             return;
@@ -137,31 +139,27 @@ public final class PooledObjects implements ObjectPool {
      * after a submitter backlogged, and after a member went idle or began to wait (outside its monitor).
      */
     public void startBacklogged() {
-        while (hasBacklog()) {
+        while (places.mayClaim(cap()) && hasBacklog()) {
             PooledWorkObject member = claim();
             if (member == null) {
                 return; // every place taken: a running member takes the backlog before it goes idle
             }
             ActionNode node = pollBacklog();
             if (node == null) {
-                unclaim(member); // taken by a member meanwhile: give the claim back
+                giveBack(member); // taken by a member meanwhile: give the claim back
                 return;
             }
             component.queueOnMember(member, node);
         }
     }
 
-    /** Gives back a claim that was not used (the member was never handed work). */
-    private void unclaim(PooledWorkObject member) {
-        places.idled(member, true);
-    }
-
     /**
-     * Gives back the claim on {@code member}, which refused the request it was claimed for
-     * (released with its pool, or abandoned by shutdown): its place and its idle bit return.
+     * Gives back the claim on {@code member}, which was never handed the request it was claimed for
+     * (taken by another member meanwhile) or refused it (released with its pool, abandoned by
+     * shutdown): its place and its idle bit return.
      */
     public void giveBack(PooledWorkObject member) {
-        unclaim(member);
+        places.idled(member, true);
     }
 
     /** The most many members may run at once: the backplane's worker threads (at least one). */
@@ -192,7 +190,7 @@ public final class PooledObjects implements ObjectPool {
     /**
      * {@code member} went IDLE (its own work done and the backlog empty when it looked, or its work
      * abandoned by shutdown): it is no longer claimed. Called under the member's monitor, which
-     * orders a member's returns; the caller then calls {@link #startBacklogged} after the monitor.
+     * orders a member's returns; {@link #startBacklogged} follows after the monitor.
      *
      * @param wasRunning whether it held a place (false for a member that left WAITING by shutdown)
      */

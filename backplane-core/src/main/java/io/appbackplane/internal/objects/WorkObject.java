@@ -193,9 +193,7 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         setFront(reply.end(value, failure, now));
         if (currentState() == WAITING) {
             component.waitingChanged(-1);
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberResumed();
-            }
+            placeRetaken();
             return becomeReady();
         }
         return null; // still RUNNING: the worker sees the front when the action ends
@@ -214,22 +212,18 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (parked != null) { // RUNNING: only an awaited reply can be parked here
             setState(WAITING);
             component.waitingChanged(+1);
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberWaits();
-            }
+            placeFreed();
             return AfterAction.WAIT;
         }
-        if (!hasQueuedWork() && !isAbandoned() && this instanceof PooledWorkObject member) {
-            ActionNode next = member.pool().pollBacklog(); // its own work is done: the pool's next request
+        if (!hasQueuedWork() && !isAbandoned()) {
+            ActionNode next = nextFromPool(); // its own work is done: a pool member takes its pool's next request
             if (next != null) {
                 append(next);
             }
         }
         if (!hasQueuedWork()) {
             setState(IDLE);
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberIdled(member, true);
-            }
+            leftPlace(true);
             return idled();
         }
         if (turn.mayContinue(effectivePriority())) {
@@ -309,9 +303,7 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (currentState() == READY && !hasFront()) {
             goStale();
             setState(IDLE); // the caller then settles it (settleIfIdle)
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberIdled(member, true); // it held a place for the work just removed
-            }
+            leftPlace(true); // a pool member held a place for the work just removed
         }
         return removed;
     }
@@ -336,9 +328,7 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         }
         List<Request> failed = new ArrayList<>();
         removeAll(failed, dropped);
-        if (this instanceof PooledWorkObject member) {
-            failed.addAll(member.pool().abandonBacklog(dropped)); // the pool's too: its members would take it next
-        }
+        abandonPoolBacklog(failed, dropped); // a member's pool's too: its members would take it next
         if (parked instanceof PendingReply awaiting) {
             failed.add(awaiting.abandon());
             parked = null;
@@ -346,26 +336,48 @@ public sealed class WorkObject extends ObjectActionQueue permits PooledWorkObjec
         if (currentState() == READY) {
             goStale();
             setState(IDLE);
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberIdled(member, true);
-            }
+            leftPlace(true);
         } else if (currentState() == WAITING) {
             component.waitingChanged(-1);
             setState(IDLE);
-            if (this instanceof PooledWorkObject member) {
-                member.pool().memberIdled(member, false);
-            }
+            leftPlace(false); // a waiting member had freed its place already
         }
         return failed;
     }
 
     /** Queued, front, running and awaited actions: how busy the object is (for pools, rule 12). */
     synchronized int load() {
-        return computeLoad();
+        return waiting() + (currentState() == RUNNING || currentState() == WAITING ? 1 : 0);
     }
 
-    private int computeLoad() {
-        return waiting() + (currentState() == RUNNING || currentState() == WAITING ? 1 : 0);
+    // ---- a pool member's part (PooledWorkObject overrides these; a keyed object has no pool) ----
+
+    /** Under the monitor, when the object's own work is done: a pool member's next request from its pool's backlog, or null. */
+    ActionNode nextFromPool() {
+        return null;
+    }
+
+    /** Under the monitor, the object has just gone IDLE; {@code heldPlace}: it held a pool place until now. */
+    void leftPlace(boolean heldPlace) {
+    }
+
+    /** Under the monitor, the object has just begun to wait for a reply. */
+    void placeFreed() {
+    }
+
+    /** Under the monitor, a reply has just made the waiting object READY. */
+    void placeRetaken() {
+    }
+
+    /** Under the monitor, in {@link #abandon}: a pool member also fails what its pool has backlogged. */
+    void abandonPoolBacklog(List<Request> failed, List<ActionNode> dropped) {
+    }
+
+    /**
+     * After the monitor, once the object went idle or began to wait (or shutdown or a cancellation
+     * left it idle): a pool member's pool starts what its backlog holds on a member that may start.
+     */
+    public void startPoolBacklog() {
     }
 
     /** The state; the caller holds the monitor. */

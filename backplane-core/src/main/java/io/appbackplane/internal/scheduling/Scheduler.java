@@ -4,7 +4,6 @@ import io.appbackplane.BackplaneClock;
 import io.appbackplane.internal.base.FutureCompletions;
 import io.appbackplane.internal.objects.ActionNode;
 import io.appbackplane.internal.objects.AfterAction;
-import io.appbackplane.internal.objects.PooledWorkObject;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.Request;
 import io.appbackplane.internal.objects.Selection;
@@ -124,8 +123,8 @@ public final class Scheduler {
             // Only these two need the component (a continued turn, the common case, does not).
             object.component.settled(object, (AfterAction) after);
         }
-        if (after != AfterAction.CONTINUE && !(after instanceof ReadyEntry) && object instanceof PooledWorkObject member) {
-            member.pool().startBacklogged(); // it left its place (idle or waiting): a backlogged request may start on a mate
+        if (after != AfterAction.CONTINUE && !(after instanceof ReadyEntry)) {
+            object.startPoolBacklog(); // idle or waiting: a pool member left its place, a backlogged request may start on a mate
         }
         return after;
     }
