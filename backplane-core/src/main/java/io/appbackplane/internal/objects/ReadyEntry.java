@@ -15,7 +15,8 @@ import java.lang.invoke.VarHandle;
  * a stale entry never becomes valid again. Dead entries are removed when they reach the head of
  * their queue ({@link ReadyQueue#purgeDeadHead}); whoever makes a head dead (kills it, polls the
  * entry before it, or pushes an entry killed before its push) purges afterwards, so that a queue
- * whose depth is 0 holds no entry at all and holds nothing for the park check to mistake for work.
+ * with no object READY at its priority holds no entry at all, and nothing for selection or the
+ * park check (which read whether a queue holds an entry) to mistake for work.
  *
  * <p>The methods that make an object READY or take it hand back the entry the caller must push or
  * run, as Jetty's {@code SerializedInvoker.offer} hands back the task its caller must run; when

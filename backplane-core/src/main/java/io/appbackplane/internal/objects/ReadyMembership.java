@@ -2,10 +2,10 @@ package io.appbackplane.internal.objects;
 
 /**
  * The ready structure as a work object sees it: where the object is counted while it is READY at a
- * priority, and where the entry it killed is purged from a queue head. Implemented by the
- * scheduling layer's ready queues, which own the invariant {@code depth(p) = objects READY at p};
- * every method is called under the monitor of the object whose state changes, never blocks and
- * takes no lock.
+ * priority (statistics), and where the entry it killed is purged from a queue head. Implemented by
+ * the scheduling layer's ready queues, which own the invariant that queue p holds one live entry per
+ * object READY at p once it is pushed; every method is called under the monitor of the object whose
+ * state changes, never blocks and takes no lock.
  */
 public interface ReadyMembership {
 

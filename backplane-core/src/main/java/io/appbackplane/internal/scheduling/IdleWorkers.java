@@ -145,11 +145,9 @@ final class IdleWorkers {
      * What an idle worker does before it parks: the spin where spinning is free ({@link
      * #spinningIsFree()}, passed as {@code maySpin}), then, if that found nothing, the yields.
      *
-     * <p>No spin when an object is counted READY although the select before this found nothing to
-     * take: its submitter is between counting it and pushing its entry (or another worker between
-     * polling and taking it). The spin reads the depth, so it would end at once and loop back to
-     * select without ever giving up the processor that submitter may need; a yield hands it over,
-     * and the entry is taken within one yield ({@code PreemptedSubmitterTest}).
+     * <p>The spin and the yields look for what select polls, a queued entry, so whenever they end
+     * early select has something to poll; an object a submitter made READY but has not pushed yet
+     * is not work until its push, which signals ({@code PreemptedSubmitterTest}).
      *
      * @return whether work (or a stop) came: the worker selects again instead of parking
      */
@@ -160,9 +158,6 @@ final class IdleWorkers {
 
     /** {@link #lookBeforeParking(boolean, int, int)} with the yield and the wall clock given (tests run the submitter in the yield). */
     boolean lookBeforeParking(boolean maySpin, int spins, int yields, Runnable yield, LongSupplier wallClock) {
-        if (work.hasReadyObjects()) {
-            return yieldForWork(yields, yield, wallClock); // counted, not yet pushed (or being taken): yield, never spin
-        }
         return (maySpin && spinForWork(spins)) || yieldForWork(yields, yield, wallClock);
     }
 

@@ -44,7 +44,7 @@ public final class PriorityInheritance {
     static boolean moreUrgentWorkWaiting(int priority, int priorities) {
         for (WeakReference<ReadyQueues> ref : BACKPLANES) {
             ReadyQueues queues = ref.get();
-            if (queues != null && queues.readyAbove(equivalentPriority(priority, priorities, queues.priorities()))) {
+            if (queues != null && queues.queuedAbove(equivalentPriority(priority, priorities, queues.priorities()))) {
                 return true;
             }
         }

@@ -42,8 +42,7 @@ public final class QuotaLedger {
      * Longs from one priority's slot in {@link #used} to the next: two cache lines ({@link
      * CacheLines}), so that charging one priority does not invalidate the line of another's slot
      * (false sharing). One line would do for that; two is the layout the ledger has had since its
-     * slots became longs (epoch and use) and kept the stride of the ints they were, {@link
-     * ReadyQueues#STRIDE}.
+     * slots became longs (epoch and use) and kept the stride of the ints they were.
      */
     private static final int STRIDE = 2 * CacheLines.LONGS_PER_LINE;
 

@@ -1,40 +1,46 @@
 package io.appbackplane.internal.scheduling;
 
-import io.appbackplane.internal.base.CacheLines;
+import io.appbackplane.internal.base.WorkerTallies;
+import io.appbackplane.internal.base.WorkerThread;
 import io.appbackplane.internal.objects.ReadyEntry;
 import io.appbackplane.internal.objects.ReadyMembership;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One FIFO ready queue of objects per priority (scheduling rule 2), lock-free ({@link ReadyQueue}).
+ * One FIFO ready queue of objects per priority (scheduling rule 2), lock-free ({@link ReadyQueue}),
+ * and the count of objects READY at each priority.
  *
- * <p>Invariant, for every priority p, whenever no object monitor is held:
- * {@code depth(p) = number of objects whose state is READY at priority p}. Each such object has
- * exactly one valid entry in queue p; the queue may also hold stale (dead) entries (see {@link
- * ReadyEntry}), so {@code queue(p).size() >= depth(p)}, but never at its head once every operation
- * has returned, so {@code depth(p) == 0 ⇒ queue(p) is empty}. Depth is changed only under the
- * monitor of the object whose state changes. Depth, never the queue, is what counts as work: the
- * scheduler's selection and the workers' park check both read it, so they agree.
+ * <p>The queues, never the counts, are what counts as work: selection polls a priority while its
+ * queue holds an entry, and the workers' park check and a turn's "nothing more urgent, nobody else
+ * at its priority" read whether queues hold entries, so they agree with what a poll finds. An
+ * entry is visible from its push (a submitter pushes after the object's monitor, then signals), so
+ * an object that is READY but not yet pushed is not work yet; its push wakes a worker. Invariant,
+ * for every priority p, once every operation has returned: queue p's head, if any, is a live entry
+ * (dead ones are purged from the head, see {@link ReadyEntry}), and queue p holds exactly one live
+ * entry per object READY at p, so {@code queue p is empty ⇔ no object is READY at p}.
+ *
+ * <p>The counts ({@link #depth}) are statistics: each object entering or leaving READY adds to
+ * them under its monitor, a worker in its own tally ({@link WorkerTallies}, a plain store), any
+ * other thread in a {@link LongAdder} per priority, so a submit and a take no longer write one
+ * shared counter per action. Their sum is exact once every operation has returned (step mode, a
+ * quiescent backplane) and a moment old otherwise.
  */
 public final class ReadyQueues implements ReadyMembership {
 
-    /**
-     * Ints between two priorities' counters in {@link #depth}: one cache line ({@link CacheLines}),
-     * so that workers and submitters changing the depth of one priority do not invalidate the line
-     * another priority's counter lives on (false sharing).
-     */
-    static final int STRIDE = CacheLines.INTS_PER_LINE;
-
     private final ReadyQueue[] queues;
-    /** The depth of priority p is at index {@link #slot}(p) ({@link CacheLines#stridedIndex}). */
-    private final AtomicIntegerArray depth;
+    /** Objects entering (+1) and leaving (−1) READY, counted by the worker threads, value p for priority p. */
+    private final WorkerTallies countedByWorkers;
+    /** The same, counted by any other thread (submitters, repliers, the step driver), one adder per priority. */
+    private final LongAdder[] countedElsewhere;
 
     public ReadyQueues(int priorities) {
         queues = new ReadyQueue[priorities];
+        countedElsewhere = new LongAdder[priorities];
         for (int p = 0; p < priorities; p++) {
             queues[p] = new ReadyQueue();
+            countedElsewhere[p] = new LongAdder();
         }
-        depth = new AtomicIntegerArray(CacheLines.stridedLength(priorities, STRIDE));
+        countedByWorkers = new WorkerTallies(priorities);
     }
 
     int priorities() {
@@ -65,15 +71,30 @@ public final class ReadyQueues implements ReadyMembership {
         return queues[p].isEmpty();
     }
 
-    /** Objects READY at priority {@code p}. */
-    public int depth(int p) {
-        return depth.get(slot(p));
+    /** Whether queue {@code p} holds an entry: an object READY at p, pushed (a moment-old answer; see the class comment). */
+    boolean hasQueued(int p) {
+        return !queues[p].isEmpty();
     }
 
-    /** Whether an object is READY at a priority more urgent than {@code priority}. */
-    boolean readyAbove(int priority) {
+    /** Whether any queue holds an entry (a moment-old answer). */
+    boolean anyQueued() {
+        return queuedAbove(queues.length);
+    }
+
+    /** Whether a queue more urgent than {@code priority} holds an entry. */
+    boolean queuedAbove(int priority) {
         for (int p = 0; p < priority && p < queues.length; p++) {
-            if (depth.get(slot(p)) > 0) {
+            if (!queues[p].isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a queue less urgent than {@code priority} holds an entry. */
+    boolean anyQueuedBelow(int priority) {
+        for (int p = priority + 1; p < queues.length; p++) {
+            if (!queues[p].isEmpty()) {
                 return true;
             }
         }
@@ -83,24 +104,39 @@ public final class ReadyQueues implements ReadyMembership {
     /** Called under the monitor of an object entering READY at {@code p}. */
     @Override
     public void incrementDepth(int p) {
-        depth.incrementAndGet(slot(p));
+        count(p, +1);
     }
 
     /** Called under the monitor of an object leaving READY at {@code p}. */
     @Override
     public void decrementDepth(int p) {
-        depth.decrementAndGet(slot(p));
+        count(p, -1);
     }
 
-    private static int slot(int p) {
-        return CacheLines.stridedIndex(p, STRIDE);
+    private void count(int p, int delta) {
+        long[] tally = countedByWorkers.of(WorkerThread.currentSlot());
+        if (tally == null) {
+            countedElsewhere[p].add(delta);
+        } else {
+            WorkerTallies.add(tally, p, delta);
+        }
     }
 
-    /** Total objects READY. */
+    /**
+     * Objects READY at priority {@code p} (statistics): exact once every operation has returned, a
+     * moment old otherwise (see the class comment; a reading between two threads' additions is
+     * clamped at 0).
+     */
+    public int depth(int p) {
+        long sum = countedByWorkers.sum(p) + countedElsewhere[p].sum();
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, sum));
+    }
+
+    /** Total objects READY (statistics, as {@link #depth}). */
     public int totalDepth() {
         int total = 0;
         for (int p = 0; p < queues.length; p++) {
-            total += depth.get(slot(p));
+            total += depth(p);
         }
         return total;
     }

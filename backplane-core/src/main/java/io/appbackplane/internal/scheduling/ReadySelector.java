@@ -56,15 +56,14 @@ final class ReadySelector {
         int scanned = priorities; // the priorities this selection may take from
         if (cpu.isLimited()) {
             if (!cpu.mayStart(now)) {
-                int depth = ready.totalDepth();
-                if (depth == 0) {
+                if (!ready.anyQueued()) {
                     return NothingTaken.NOTHING_READY;
                 }
-                int urgent = cpu.exemptsMostUrgent() ? ready.depth(0) : 0;
-                if (depth > urgent) {
+                boolean urgent = cpu.exemptsMostUrgent() && ready.hasQueued(0);
+                if (!urgent || ready.anyQueuedBelow(0)) {
                     cpu.throttled(now); // less urgent work waits for budget
                 }
-                if (urgent == 0) {
+                if (!urgent) {
                     return NothingTaken.THROTTLED;
                 }
                 scanned = 1; // rule 5 under auto: only the most urgent priority starts without budget
@@ -76,9 +75,9 @@ final class ReadySelector {
             long generation = quotas.generation();
             boolean quotaSpent = false;
             for (int p = 0; p < scanned; p++) {
-                // Depth, not the queue, counts work (as the park check does): a stale entry is
-                // dead and purged when it reaches its queue's head (ReadyEntry), never taken.
-                while (ready.depth(p) > 0) {
+                // A queued entry is work (as for the park check): a stale entry is dead and
+                // purged when it reaches its queue's head (ReadyEntry), never taken.
+                while (ready.hasQueued(p)) {
                     long charge = quotas.charge(p);
                     if (charge == QuotaLedger.NO_CHARGE) {
                         quotaSpent = true;
@@ -86,8 +85,7 @@ final class ReadySelector {
                     }
                     ReadyEntry entry = ready.poll(p);
                     if (entry == null) {
-                        // Counted in depth but not pushed yet (its submitter is between the two, and
-                        // signals a worker when it has pushed): nothing to take here now.
+                        // Another worker polled the last entry since the check: nothing to take here now.
                         quotas.refund(p, charge);
                         break;
                     }
@@ -102,8 +100,7 @@ final class ReadySelector {
             if (scanned < priorities) {
                 // Budget spent and nothing taken at the most urgent priority. Its quota is spent:
                 // it waits for budget too, as no virtual tick comes without budget (rule 6). Else
-                // its object is counted but not pushed yet: the worker yields before it parks,
-                // as for any object counted READY, until its submitter pushes it.
+                // another worker took its entry since the check.
                 if (quotaSpent) {
                     cpu.throttled(now);
                     return NothingTaken.THROTTLED;

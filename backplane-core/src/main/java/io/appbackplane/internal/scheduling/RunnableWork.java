@@ -5,7 +5,7 @@ import io.appbackplane.BackplaneClock;
 /**
  * What a worker that found nothing asks before it spins, yields or parks, and what the step driver
  * asks before it reports THROTTLED: whether an object is READY, whether the CPU budget lets it
- * start, when more budget is released. Reads only (the ready depths and the budget), takes nothing,
+ * start, when more budget is released. Reads only (the ready queues and the budget), takes nothing,
  * so any thread may ask at any time; every answer is a moment old.
  */
 final class RunnableWork {
@@ -22,21 +22,20 @@ final class RunnableWork {
 
     /**
      * Whether a worker that found nothing should look again rather than park: an object is READY
-     * (the depth counters, what {@link ReadySelector#select} polls by) and the CPU budget lets it start
+     * (a queued entry, what {@link ReadySelector#select} polls) and the CPU budget lets it start
      * (under {@code auto} an object READY at the most urgent priority starts without budget).
      */
     boolean hasRunnableWork() {
-        return ready.totalDepth() > 0 && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime())
-                || (cpu.exemptsMostUrgent() && ready.depth(0) > 0));
+        return ready.anyQueued() && (!cpu.isLimited() || cpu.mayStart(clock.nanoTime())
+                || (cpu.exemptsMostUrgent() && ready.hasQueued(0)));
     }
 
     /**
-     * Whether any object is READY (cheap: the depth counters, what {@link ReadySelector#select} polls by); the
-     * CPU budget may still hold it back. Also true while a submitter has counted its object and
-     * not yet pushed its entry.
+     * Whether any object is READY and pushed (cheap: whether a ready queue holds an entry, what
+     * {@link ReadySelector#select} polls); the CPU budget may still hold it back.
      */
     boolean hasReadyObjects() {
-        return ready.totalDepth() > 0;
+        return ready.anyQueued();
     }
 
     /** When, on the backplane's clock, more CPU budget is released: the next slice or the period's end. */

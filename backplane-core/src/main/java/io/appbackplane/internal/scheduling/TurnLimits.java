@@ -4,7 +4,7 @@ package io.appbackplane.internal.scheduling;
  * What decides whether a turn may go on with its object's next action (rule 7; {@link
  * RunContext#mayContinue}): the actions per turn, nothing more urgent READY, the CPU budget (rule
  * 5) and the quota of the turn's priority, charged for each action. Reads the backplane's shared
- * ready depths and budget; any worker may ask at any time, and every answer is a moment old.
+ * ready queues and budget; any worker may ask at any time, and every answer is a moment old.
  */
 final class TurnLimits {
 
@@ -26,12 +26,12 @@ final class TurnLimits {
 
     /** Whether an object is READY at a priority more urgent than {@code priority} (this backplane). */
     boolean readyAbove(int priority) {
-        return ready.readyAbove(priority);
+        return ready.queuedAbove(priority);
     }
 
     /** Whether no object is READY at {@code priority} (one that rejoined its tail would be its head). */
     boolean noneReadyAt(int priority) {
-        return ready.depth(priority) == 0;
+        return !ready.hasQueued(priority);
     }
 
     /**

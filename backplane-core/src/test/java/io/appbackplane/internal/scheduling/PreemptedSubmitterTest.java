@@ -11,13 +11,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An idle worker gives its processor up to a submitter preempted between counting its object READY
- * ({@code WorkObject.enqueue}, under the monitor: the depth counter) and pushing its entry (issue
- * 29, defect 4). Meanwhile {@code select} sees depth > 0 but polls nothing and answers
- * NOTHING_READY, and a spin check that reads the depth would send the worker straight back to
- * select: select, one spin hint, select, ..., neither yielding nor parking, so the submitter waited
- * for the OS to preempt a spinning worker (a time slice). The worker must take the yield path
- * instead, and so take the entry within one yield.
+ * A submitter preempted between making its object READY ({@code WorkObject.enqueue}, under the
+ * monitor) and pushing its entry (issue 29, defect 4). When the depth counter counted work, select
+ * saw depth > 0 but polled nothing, and a spin that read the depth sent the worker straight back
+ * to select, neither yielding nor parking, so the submitter waited for the OS to preempt a spinning
+ * worker (a time slice). Now what counts as work is a queued entry, for select and the idle
+ * worker's look alike: the unpushed object is not work, the worker's spin runs out, its yields give
+ * the submitter the processor, and the entry is taken once pushed, within one yield.
  *
  * <p>Deterministic: the test thread runs the worker loop of {@code WorkerPool} (select, then {@code
  * lookBeforeParking} with spinning free, as on an idle machine), and the preempted submitter runs
@@ -39,8 +39,10 @@ class PreemptedSubmitterTest {
     }
 
     @Test
-    void anEntryCountedButNotPushed_isTakenWithinOneYieldOfTheWorker() {
-        ReadyEntry pending = countedButNotPushed(1); // the submitter is preempted here
+    void anEntryNotYetPushed_isNotWork_andIsTakenWithinOneYieldOfTheWorker() {
+        ReadyEntry pending = readyButNotPushed(1); // the submitter is preempted here
+        assertThat(scheduler.select()).isEqualTo(NothingTaken.NOTHING_READY);
+        assertThat(workers.spinForWork(IdleWorkers.SPINS_BEFORE_PARK)).as("the spin looks for what select polls").isFalse();
         AtomicInteger yields = new AtomicInteger();
         Runnable yieldToTheSubmitter = () -> {
             wallClock.addAndGet(1_000);
@@ -58,7 +60,7 @@ class PreemptedSubmitterTest {
                 assertThat(selected).isEqualTo(NothingTaken.NOTHING_READY);
                 assertThat(workers.lookBeforeParking(true, IdleWorkers.SPINS_BEFORE_PARK, IdleWorkers.YIELDS_BEFORE_PARK,
                         yieldToTheSubmitter, wallClock::get))
-                        .as("an object is counted READY: the worker looks again rather than park").isTrue();
+                        .as("the submitter pushed during the yield: the worker looks again rather than park").isTrue();
             }
         }
 
@@ -78,10 +80,11 @@ class PreemptedSubmitterTest {
         assertThat(yields).as("the yields after the spin").hasValue(3);
     }
 
-    /** What a submitter to a fresh key does before its push: the object is READY and counted in the depth. */
-    private ReadyEntry countedButNotPushed(int key) {
+    /** What a submitter to a fresh key does before its push: the object is READY (and counted) but its queue is empty. */
+    private ReadyEntry readyButNotPushed(int key) {
         ReadyEntry entry = parts.readyEntry(key, 0);
         assertThat(parts.ready.depth(0)).isEqualTo(1);
+        assertThat(parts.ready.isQueueEmpty(0)).isTrue();
         return entry;
     }
 }
