@@ -3,9 +3,10 @@ package io.appbackplane.internal.objects;
 import static io.appbackplane.internal.objects.ObjectActionQueue.require;
 
 import io.appbackplane.internal.LincheckScenarios;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -28,10 +29,27 @@ public class PoolPlacesLincheckTest {
 
         private final PooledWorkObject[] members = new PooledWorkObject[MEMBERS];
         private final PoolPlaces places;
+        /**
+         * Stands in for the members' monitors, under which a member's returns are made in
+         * production: a member-side operation's move between the harness's lists and its call on
+         * {@link PoolPlaces} are one step, as a member's own state and its call are under its
+         * monitor (without it a member moving between the lists was in neither, and a concurrent
+         * operation saw histories no order explains). One lock for all members is stricter than a
+         * monitor each: member-side calls race with claims here, not with each other. Claims take
+         * no lock, as a submitter's do not.
+         */
+        private final Object lock = new Object();
+        /**
+         * Claims between their {@link PoolPlaces#claim} and their member's entry in {@code running}.
+         * A member-side operation starts only when there is none: a claimed member missing from the
+         * list would make it answer for a history in which the claim had not happened although
+         * PoolPlaces already counted it. A claim that begins later still races with its call.
+         */
+        private final AtomicInteger claimsInFlight = new AtomicInteger();
         /** Claimed members holding a place, oldest first. */
-        private final ConcurrentLinkedQueue<PooledWorkObject> running = new ConcurrentLinkedQueue<>();
+        private final ArrayDeque<PooledWorkObject> running = new ArrayDeque<>();
         /** Claimed members waiting for a reply (their place freed), oldest first. */
-        private final ConcurrentLinkedQueue<PooledWorkObject> waiting = new ConcurrentLinkedQueue<>();
+        private final ArrayDeque<PooledWorkObject> waiting = new ArrayDeque<>();
 
         public Harness() {
             for (int i = 0; i < MEMBERS; i++) {
@@ -43,47 +61,78 @@ public class PoolPlacesLincheckTest {
 
         @Operation
         public boolean claim() {
-            PooledWorkObject member = places.claim(CAP);
-            if (member == null) {
-                return false;
+            claimsInFlight.incrementAndGet();
+            try {
+                PooledWorkObject member = places.claim(CAP);
+                if (member == null) {
+                    return false;
+                }
+                synchronized (running) {
+                    running.add(member);
+                }
+                return true;
+            } finally {
+                claimsInFlight.decrementAndGet();
             }
-            running.add(member);
-            return true;
+        }
+
+        /** Under {@code lock}: waits for claims in flight to enter their member (see {@link #claimsInFlight}). */
+        private void awaitClaimsInFlight() {
+            while (claimsInFlight.get() > 0) {
+                Thread.onSpinWait();
+            }
         }
 
         /** The oldest running member goes idle; false if none runs. */
         @Operation
         public boolean idle() {
-            PooledWorkObject member = running.poll();
-            if (member == null) {
-                return false;
+            synchronized (lock) {
+                awaitClaimsInFlight();
+                PooledWorkObject member = pollRunning();
+                if (member == null) {
+                    return false;
+                }
+                places.idled(member, true);
+                return true;
             }
-            places.idled(member, true);
-            return true;
         }
 
         /** The oldest running member begins to wait for a reply; false if none runs. */
         @Operation
         public boolean startWaiting() {
-            PooledWorkObject member = running.poll();
-            if (member == null) {
-                return false;
+            synchronized (lock) {
+                awaitClaimsInFlight();
+                PooledWorkObject member = pollRunning();
+                if (member == null) {
+                    return false;
+                }
+                places.placeFreed();
+                waiting.add(member);
+                return true;
             }
-            places.placeFreed();
-            waiting.add(member);
-            return true;
         }
 
         /** The oldest waiting member resumes; false if none waits. */
         @Operation
         public boolean resume() {
-            PooledWorkObject member = waiting.poll();
-            if (member == null) {
-                return false;
+            synchronized (lock) {
+                awaitClaimsInFlight();
+                PooledWorkObject member = waiting.poll();
+                if (member == null) {
+                    return false;
+                }
+                places.placeRetaken();
+                synchronized (running) {
+                    running.add(member);
+                }
+                return true;
             }
-            places.placeRetaken();
-            running.add(member);
-            return true;
+        }
+
+        private PooledWorkObject pollRunning() {
+            synchronized (running) {
+                return running.poll();
+            }
         }
 
         @Validate
