@@ -66,7 +66,7 @@ public final class ReadyQueues implements ReadyMembership {
         queues[p].purgeDeadHead();
     }
 
-    /** Whether queue {@code p} holds an entry, dead or alive (for tests: dead ones do not stay). */
+    /** Whether queue {@code p} holds no entry, dead or alive (for tests: dead ones do not stay). */
     public boolean isQueueEmpty(int p) {
         return queues[p].isEmpty();
     }
@@ -78,22 +78,22 @@ public final class ReadyQueues implements ReadyMembership {
 
     /** Whether any queue holds an entry (a moment-old answer). */
     boolean anyQueued() {
-        return queuedAbove(queues.length);
+        return anyQueuedIn(0, queues.length);
     }
 
     /** Whether a queue more urgent than {@code priority} holds an entry. */
     boolean queuedAbove(int priority) {
-        for (int p = 0; p < priority && p < queues.length; p++) {
-            if (!queues[p].isEmpty()) {
-                return true;
-            }
-        }
-        return false;
+        return anyQueuedIn(0, Math.min(priority, queues.length));
     }
 
     /** Whether a queue less urgent than {@code priority} holds an entry. */
     boolean anyQueuedBelow(int priority) {
-        for (int p = priority + 1; p < queues.length; p++) {
+        return anyQueuedIn(priority + 1, queues.length);
+    }
+
+    /** Whether a queue of priority {@code from} (inclusive) to {@code to} (exclusive) holds an entry. */
+    private boolean anyQueuedIn(int from, int to) {
+        for (int p = from; p < to; p++) {
             if (!queues[p].isEmpty()) {
                 return true;
             }
